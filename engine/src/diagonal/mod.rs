@@ -1,0 +1,122 @@
+//! The diagonal family: International draughts, the 8x8 national games and the 10x10 variants
+//! built on them. Rule cards: `../shared/rules/diagonal-10x10.md` and
+//! `../shared/rules/diagonal-8x8.md`.
+
+pub mod movegen;
+pub mod notation;
+pub mod position;
+pub mod rules;
+
+use std::marker::PhantomData;
+
+use crate::game::{
+    DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
+};
+pub use position::{Move, Position};
+use rules::{Goal, Rules};
+
+/// The diagonal family instantiated for the variant `R`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Diagonal<R: Rules>(PhantomData<R>);
+
+impl<R: Rules> Game for Diagonal<R> {
+    type Position = Position;
+    type Move = Move;
+
+    const NAME: &'static str = R::NAME;
+
+    fn start() -> Position {
+        // The start FENs are constants checked by the test suite; an empty board is never
+        // reached in practice.
+        notation::parse_any::<R>("start").unwrap_or_else(|_| Position::empty(Side::White))
+    }
+
+    fn parse_position(text: &str) -> Result<Position, PositionError> {
+        Ok(notation::parse_any::<R>(text)?)
+    }
+
+    fn fen(pos: &Position) -> String {
+        notation::fen::<R>(pos)
+    }
+
+    fn hub_position(pos: &Position) -> String {
+        notation::hub::<R>(pos)
+    }
+
+    fn side_to_move(pos: &Position) -> Side {
+        pos.side
+    }
+
+    fn hash(pos: &Position) -> u64 {
+        pos.hash
+    }
+
+    fn hash_from_scratch(pos: &Position) -> u64 {
+        pos.compute_hash()
+    }
+
+    fn generate(pos: &Position, dups: Duplicates, out: &mut Vec<Move>) {
+        movegen::generate::<R>(pos, dups, out);
+    }
+
+    fn play(pos: &Position, mv: &Move) -> Position {
+        position::play::<R>(pos, mv)
+    }
+
+    fn decided(pos: &Position) -> Option<Outcome> {
+        // Breakthrough: "the first player to crown a king wins".
+        movegen::breakthrough_done::<R>(pos).then_some(Outcome::Loss)
+    }
+
+    fn no_move_outcome(_pos: &Position) -> Outcome {
+        match R::SHEET.goal {
+            // Antidraughts: "a player who has no pieces or no legal move wins".
+            Goal::NoMoveWins => Outcome::Win,
+            Goal::Normal | Goal::FirstKingWins => Outcome::Loss,
+        }
+    }
+
+    fn is_capture(mv: &Move) -> bool {
+        mv.captured != 0
+    }
+
+    fn is_irreversible(pos: &Position, mv: &Move) -> bool {
+        mv.captured != 0 || pos.kings & (1u64 << mv.from) == 0
+    }
+
+    fn draw_rules() -> DrawRules {
+        R::INFO.draws
+    }
+
+    fn endgame_ply_limit(pos: &Position) -> Option<u16> {
+        if !R::INFO.draws.endgame_counters {
+            return None;
+        }
+        // FMJD: against a lone king, 3 kings / 2 kings + 1 man / 1 king + 2 men get 16 moves
+        // each; 2 kings / 1 king + 1 man / 1 king get 5 moves each.
+        for lone in [Side::White, Side::Black] {
+            let l = pos.pieces[lone.index()];
+            let o = pos.pieces[lone.opponent().index()];
+            if l.count_ones() == 1 && l & pos.kings != 0 && o & pos.kings != 0 {
+                match o.count_ones() {
+                    3 => return Some(32),
+                    1 | 2 => return Some(10),
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
+    fn move_text(pos: &Position, mv: &Move, style: MoveStyle) -> String {
+        notation::move_text::<R>(pos, mv, style)
+    }
+
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+        notation::parse_move::<R>(pos, text)
+    }
+
+    fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
+        movegen::perft::<R>(pos, depth, dups)
+    }
+}

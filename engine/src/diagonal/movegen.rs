@@ -1,0 +1,502 @@
+//! Move generation for the diagonal family, monomorphised per rule sheet.
+//!
+//! Directions: 0 = up-left, 1 = up-right, 2 = down-left, 3 = down-right ("up" is towards square
+//! 1). White's men step up, Black's down. The opposite of `d` is `3 - d`.
+//!
+//! Captured pieces stay on the board until the sequence ends (every card of this family: "removed
+//! only when the sequence is over"): they keep blocking lines and are no longer jumpable. The
+//! moving piece's start square counts as empty, so a king may cross it again.
+
+use super::position::{Move, Position};
+use super::rules::{Goal, Halt, Precedence, Promotion, Rules};
+use crate::game::{Duplicates, Side};
+
+/// One diagonal step of every bit of `b` in direction `d`.
+#[inline(always)]
+pub(crate) fn step<R: Rules>(b: u64, d: usize) -> u64 {
+    let h = R::SHEET.board.half;
+    match d {
+        0 => b >> (h + 1),
+        1 => b >> h,
+        2 => b << h,
+        _ => b << (h + 1),
+    }
+}
+
+/// Mask of all playing squares.
+#[inline(always)]
+pub(crate) fn board_mask<R: Rules>() -> u64 {
+    R::SHEET.board.mask()
+}
+
+/// The row on which `side`'s men are crowned.
+#[inline(always)]
+pub(crate) fn promotion_row<R: Rules>(side: Side) -> u64 {
+    let g = R::SHEET.board;
+    match side {
+        Side::White => g.row_mask(0),
+        Side::Black => g.row_mask(g.rows - 1),
+    }
+}
+
+/// Whether direction `d` is forward for `side`.
+#[inline(always)]
+pub(crate) fn is_forward(side: Side, d: usize) -> bool {
+    match side {
+        Side::White => d < 2,
+        Side::Black => d >= 2,
+    }
+}
+
+/// Bit mask of the two directions perpendicular to `d`.
+#[inline(always)]
+fn perpendicular(d: usize) -> u8 {
+    if d == 0 || d == 3 {
+        0b0110
+    } else {
+        0b1001
+    }
+}
+
+const ALL_DIRS: u8 = 0b1111;
+
+/// What a capture sequence has done so far.
+#[derive(Clone, Copy, Default)]
+struct Sequence {
+    captured: u64,
+    count: u32,
+    kings: u32,
+    /// Bit `15 - i` set when jump `i` took a king (Italian "kings met earliest").
+    king_order: u32,
+    last_was_king: bool,
+    previous_was_king: bool,
+    crowned: bool,
+}
+
+impl Sequence {
+    #[inline(always)]
+    fn take(mut self, victim: u64, victim_is_king: bool) -> Sequence {
+        self.captured |= victim;
+        if victim_is_king {
+            self.kings += 1;
+            self.king_order |= 1 << (15u32.saturating_sub(self.count));
+        }
+        self.count += 1;
+        self.previous_was_king = self.last_was_king;
+        self.last_was_king = victim_is_king;
+        self
+    }
+}
+
+struct CaptureGen<'a, R: Rules> {
+    side: Side,
+    empty: u64,
+    man_targets: u64,
+    king_targets: u64,
+    enemy_kings: u64,
+    promotion: u64,
+    from: u64,
+    from_is_king: bool,
+    best: u32,
+    dups: Duplicates,
+    out: &'a mut Vec<Move>,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> CaptureGen<'_, R> {
+    /// The precedence key of a finished sequence: only the sequences with the greatest key are
+    /// legal.
+    #[inline(always)]
+    fn key(&self, s: &Sequence) -> u32 {
+        match R::SHEET.precedence {
+            Precedence::Free => 0,
+            Precedence::MostPieces => s.count,
+            Precedence::MostPiecesThenKings => (s.count << 8) | s.kings,
+            Precedence::Italian => {
+                (s.count << 24)
+                    | ((self.from_is_king as u32) << 23)
+                    | (s.kings << 16)
+                    | s.king_order
+            }
+            Precedence::KingFirst => self.from_is_king as u32,
+        }
+    }
+
+    #[inline(always)]
+    fn halts(s: &Sequence) -> bool {
+        match R::SHEET.halt {
+            Halt::None => false,
+            Halt::LastKing => s.last_was_king,
+            Halt::LastKingOfTwoOrMore => s.count >= 2 && s.last_was_king,
+            Halt::TwoOrMore => s.count >= 2,
+            Halt::LastTwoKings => s.count >= 2 && s.last_was_king && s.previous_was_king,
+        }
+    }
+
+    #[inline]
+    fn emit(&mut self, to: u64, s: &Sequence, crowns: bool) {
+        let key = self.key(s);
+        if self.out.is_empty() || key > self.best {
+            self.out.clear();
+            self.best = key;
+        } else if key < self.best {
+            return;
+        }
+        let mv = Move {
+            from: self.from.trailing_zeros() as u8,
+            to: to.trailing_zeros() as u8,
+            crowns,
+            captured: s.captured,
+        };
+        // Two different orders of the same jumps need at least three captures; checking only
+        // then keeps the common case free.
+        if self.dups == Duplicates::Drop && s.count >= 3 && self.out.contains(&mv) {
+            return;
+        }
+        self.out.push(mv);
+    }
+
+    #[inline(always)]
+    fn man_may_jump(&self, d: usize, first: bool) -> bool {
+        is_forward(self.side, d)
+            || (R::SHEET.men_capture_backward && (!first || R::SHEET.man_first_jump_backward))
+    }
+
+    /// Extends a man's sequence from `cur`; returns whether any jump was possible.
+    fn man_jumps(&mut self, cur: u64, s: Sequence, first: bool) -> bool {
+        let mut found = false;
+        for d in 0..4 {
+            if !self.man_may_jump(d, first) {
+                continue;
+            }
+            let victim = step::<R>(cur, d) & self.man_targets & !s.captured;
+            if victim == 0 {
+                continue;
+            }
+            let land = step::<R>(victim, d) & self.empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let next = s.take(victim, victim & self.enemy_kings != 0);
+            if land & self.promotion != 0 {
+                match R::SHEET.promotion {
+                    Promotion::CrownAndStop => {
+                        self.emit(land, &next, true);
+                        continue;
+                    }
+                    Promotion::CrownAndContinue => {
+                        let crowned = Sequence {
+                            crowned: true,
+                            ..next
+                        };
+                        if !self.king_jumps(land, crowned, ALL_DIRS & !(1 << (3 - d))) {
+                            self.emit(land, &crowned, true);
+                        }
+                        continue;
+                    }
+                    Promotion::AtEnd => {}
+                }
+            }
+            if !self.man_jumps(land, next, false) {
+                self.emit(land, &next, land & self.promotion != 0);
+            }
+        }
+        found
+    }
+
+    /// Extends a king's sequence from `cur` in the directions of `dirs`; returns whether any
+    /// jump was possible.
+    fn king_jumps(&mut self, cur: u64, s: Sequence, dirs: u8) -> bool {
+        let mut found = false;
+        for d in 0..4 {
+            if dirs & (1 << d) == 0 {
+                continue;
+            }
+            let mut victim = step::<R>(cur, d);
+            if R::SHEET.flying_kings {
+                while victim & self.empty != 0 {
+                    victim = step::<R>(victim, d);
+                }
+            }
+            if victim & self.king_targets & !s.captured == 0 {
+                continue;
+            }
+            let first_landing = step::<R>(victim, d) & self.empty;
+            if first_landing == 0 {
+                continue;
+            }
+            found = true;
+            let next = s.take(victim, victim & self.enemy_kings != 0);
+            if !R::SHEET.flying_kings {
+                if !self.king_jumps(first_landing, next, ALL_DIRS & !(1 << (3 - d))) {
+                    self.emit(first_landing, &next, next.crowned);
+                }
+                continue;
+            }
+            // A flying king may land on any empty square beyond the victim. Turning is tried
+            // from each of them; going straight on is the same line from all of them, so it is
+            // tried once, from the last, to avoid counting one path several times.
+            let mut continued = false;
+            let mut landing = first_landing;
+            loop {
+                let further = step::<R>(landing, d) & self.empty;
+                let turn = perpendicular(d) | if further == 0 { 1 << d } else { 0 };
+                continued |= self.king_jumps(landing, next, turn);
+                if further == 0 {
+                    break;
+                }
+                landing = further;
+            }
+            // Continuing is compulsory: the sequence may end here only if no landing square
+            // lets it go on.
+            if !continued {
+                if Self::halts(&next) {
+                    self.emit(first_landing, &next, next.crowned);
+                } else {
+                    let mut l = first_landing;
+                    while l != 0 {
+                        self.emit(l, &next, next.crowned);
+                        l = step::<R>(l, d) & self.empty;
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Fills `out` with the legal captures (after the precedence rule); leaves it empty if there
+/// is none.
+pub(crate) fn generate_captures<R: Rules>(pos: &Position, dups: Duplicates, out: &mut Vec<Move>) {
+    out.clear();
+    let us = pos.side.index();
+    let own = pos.pieces[us];
+    let enemy = pos.pieces[1 - us];
+    let empty = !(own | enemy) & board_mask::<R>();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let man_targets = if R::SHEET.men_capture_kings {
+        enemy
+    } else {
+        enemy & !pos.kings
+    };
+    let mut gen = CaptureGen::<R> {
+        side: pos.side,
+        empty,
+        man_targets,
+        king_targets: enemy,
+        enemy_kings: enemy & pos.kings,
+        promotion: promotion_row::<R>(pos.side),
+        from: 0,
+        from_is_king: false,
+        best: 0,
+        dups,
+        out,
+        _rules: std::marker::PhantomData,
+    };
+
+    // Men that have a first jump, found for all men at once.
+    let mut jumpers = 0u64;
+    for d in 0..4 {
+        if gen.man_may_jump(d, true) {
+            let back = 3 - d;
+            jumpers |= step::<R>(step::<R>(empty, back) & man_targets, back);
+        }
+    }
+    jumpers &= men;
+    while jumpers != 0 {
+        let m = jumpers & jumpers.wrapping_neg();
+        jumpers &= jumpers - 1;
+        gen.from = m;
+        gen.from_is_king = false;
+        gen.empty = empty | m;
+        gen.man_jumps(m, Sequence::default(), true);
+    }
+
+    let mut ks = kings;
+    while ks != 0 {
+        let k = ks & ks.wrapping_neg();
+        ks &= ks - 1;
+        gen.from = k;
+        gen.from_is_king = true;
+        gen.empty = empty | k;
+        gen.king_jumps(k, Sequence::default(), ALL_DIRS);
+    }
+}
+
+/// Squares threatened by an enemy king in Constitutional draughts, with `empty` as the empty
+/// squares (the moving king already lifted): X is threatened when an enemy king sees it along a
+/// diagonal over empty squares and the square beyond X, away from that king, is empty.
+fn threatened<R: Rules>(enemy_kings: u64, empty: u64) -> u64 {
+    let mut threats = 0u64;
+    let mut ks = enemy_kings;
+    while ks != 0 {
+        let k = ks & ks.wrapping_neg();
+        ks &= ks - 1;
+        for d in 0..4 {
+            let mut x = step::<R>(k, d) & empty;
+            while x != 0 {
+                let beyond = step::<R>(x, d) & empty;
+                if beyond != 0 {
+                    threats |= x;
+                }
+                x = beyond;
+            }
+        }
+    }
+    threats
+}
+
+/// Fills `out` with the quiet moves (call only when there is no capture).
+pub(crate) fn generate_quiet<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
+    out.clear();
+    let us = pos.side.index();
+    let own = pos.pieces[us];
+    let empty = !pos.occupied() & board_mask::<R>();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let promotion = promotion_row::<R>(pos.side);
+    for d in 0..4 {
+        if !is_forward(pos.side, d) {
+            continue;
+        }
+        let mut targets = step::<R>(men, d) & empty;
+        while targets != 0 {
+            let t = targets & targets.wrapping_neg();
+            targets &= targets - 1;
+            out.push(Move {
+                from: step::<R>(t, 3 - d).trailing_zeros() as u8,
+                to: t.trailing_zeros() as u8,
+                crowns: t & promotion != 0,
+                captured: 0,
+            });
+        }
+    }
+    let enemy_kings = pos.pieces[1 - us] & pos.kings;
+    let mut ks = kings;
+    while ks != 0 {
+        let k = ks & ks.wrapping_neg();
+        ks &= ks - 1;
+        // Constitutional: a slide past a threatened square must end on a threatened square.
+        let threats = if R::SHEET.constitutional && enemy_kings != 0 {
+            threatened::<R>(enemy_kings, empty | k)
+        } else {
+            0
+        };
+        for d in 0..4 {
+            let mut t = step::<R>(k, d) & empty;
+            let mut passed_threat = false;
+            while t != 0 {
+                if !passed_threat || t & threats != 0 {
+                    out.push(Move {
+                        from: k.trailing_zeros() as u8,
+                        to: t.trailing_zeros() as u8,
+                        crowns: false,
+                        captured: 0,
+                    });
+                }
+                if !R::SHEET.flying_kings {
+                    break;
+                }
+                passed_threat |= t & threats != 0;
+                t = step::<R>(t, d) & empty;
+            }
+        }
+    }
+}
+
+/// Number of quiet moves, without listing them (bulk counting at perft's last ply).
+fn count_quiet<R: Rules>(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let us = pos.side.index();
+    let own = pos.pieces[us];
+    let empty = !pos.occupied() & board_mask::<R>();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let mut n = 0u64;
+    for d in 0..4 {
+        if is_forward(pos.side, d) {
+            n += (step::<R>(men, d) & empty).count_ones() as u64;
+        }
+    }
+    if kings == 0 {
+        return n;
+    }
+    if R::SHEET.constitutional {
+        generate_quiet::<R>(pos, scratch);
+        return scratch.len() as u64;
+    }
+    let mut ks = kings;
+    while ks != 0 {
+        let k = ks & ks.wrapping_neg();
+        ks &= ks - 1;
+        for d in 0..4 {
+            let mut t = step::<R>(k, d) & empty;
+            while t != 0 {
+                n += 1;
+                if !R::SHEET.flying_kings {
+                    break;
+                }
+                t = step::<R>(t, d) & empty;
+            }
+        }
+    }
+    n
+}
+
+/// Whether the game is already decided by the position (breakthrough: the opponent has
+/// crowned a king).
+#[inline(always)]
+pub(crate) fn breakthrough_done<R: Rules>(pos: &Position) -> bool {
+    R::SHEET.goal == Goal::FirstKingWins && pos.pieces[1 - pos.side.index()] & pos.kings != 0
+}
+
+/// Fills `out` with every legal move.
+pub fn generate<R: Rules>(pos: &Position, dups: Duplicates, out: &mut Vec<Move>) {
+    generate_captures::<R>(pos, dups, out);
+    if out.is_empty() {
+        generate_quiet::<R>(pos, out);
+    }
+}
+
+/// The number of legal moves; `scratch` is used for captures.
+pub fn count_moves<R: Rules>(pos: &Position, dups: Duplicates, scratch: &mut Vec<Move>) -> u64 {
+    generate_captures::<R>(pos, dups, scratch);
+    if !scratch.is_empty() {
+        return scratch.len() as u64;
+    }
+    count_quiet::<R>(pos, scratch)
+}
+
+/// perft with bulk counting at the last ply; `buffers` holds one move list per ply.
+pub fn perft<R: Rules>(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(128)).collect();
+    perft_rec::<R>(pos, depth, dups, &mut buffers)
+}
+
+fn perft_rec<R: Rules>(
+    pos: &Position,
+    depth: u32,
+    dups: Duplicates,
+    buffers: &mut [Vec<Move>],
+) -> u64 {
+    let Some((list, rest)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    if breakthrough_done::<R>(pos) {
+        return 0;
+    }
+    if depth == 1 {
+        return count_moves::<R>(pos, dups, list);
+    }
+    generate::<R>(pos, dups, list);
+    let mut total = 0;
+    for mv in list.iter() {
+        let child = super::position::play::<R>(pos, mv);
+        total += perft_rec::<R>(&child, depth - 1, dups, rest);
+    }
+    total
+}

@@ -1,0 +1,664 @@
+//! Notation of the diagonal family: square numbering per variant, PDN FEN, Hub position
+//! strings, and moves in Hub and PDN form.
+//!
+//! Parsing goes through [`Setup`], an unchecked list of pieces; [`Setup::into_position`]
+//! validates it and returns a [`SetupError`] that says exactly what is wrong.
+
+use std::fmt;
+
+use super::movegen::{self, promotion_row, step};
+use super::position::{Move, Position};
+use super::rules::{Goal, Numbering, Promotion, Rules};
+use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+
+/// Internal square index (0-based) of the variant's square number `n` (1-based).
+pub fn internal_of_number<R: Rules>(n: usize) -> Option<usize> {
+    let g = R::SHEET.board;
+    let h = g.half as usize;
+    if n == 0 || n > g.squares() {
+        return None;
+    }
+    let row = (n - 1) / h;
+    let col = (n - 1) % h;
+    Some(match R::INFO.numbering {
+        Numbering::Standard => n - 1,
+        Numbering::Italian => row * h + (h - 1 - col),
+        Numbering::Spanish => (g.rows as usize - 1 - row) * h + col,
+    })
+}
+
+/// The variant's square number of an internal square index.
+pub fn number_of_internal<R: Rules>(s: usize) -> usize {
+    let g = R::SHEET.board;
+    (1..=g.squares())
+        .find(|&n| internal_of_number::<R>(n) == Some(s))
+        .unwrap_or(0)
+}
+
+/// The variant's square number of a bit index.
+pub fn number_of_bit<R: Rules>(bit: u32) -> usize {
+    R::SHEET
+        .board
+        .square_of_bit(bit)
+        .map_or(0, number_of_internal::<R>)
+}
+
+/// The variant's square number of a single-bit mask.
+fn number_of_mask<R: Rules>(mask: u64) -> usize {
+    number_of_bit::<R>(mask.trailing_zeros())
+}
+
+/// Whether the variant's board is drawn mirrored relative to the internal layout (the turned
+/// Italian and Spanish boards, where a1 is a light square).
+fn mirrored<R: Rules>() -> bool {
+    R::INFO.numbering != Numbering::Standard
+}
+
+/// Algebraic name (`c3`) of an internal square, as seen from White's side.
+pub fn algebraic_of_internal<R: Rules>(s: usize) -> String {
+    let g = R::SHEET.board;
+    let (row, file) = g.row_file(s);
+    let file = if mirrored::<R>() {
+        2 * g.half - 1 - file
+    } else {
+        file
+    };
+    format!("{}{}", (b'a' + file as u8) as char, g.rows - row)
+}
+
+/// Internal square of an algebraic name, if it is a playing square.
+pub fn internal_of_algebraic<R: Rules>(text: &str) -> Option<usize> {
+    let g = R::SHEET.board;
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_lowercase();
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let rank: u32 = chars.as_str().parse().ok()?;
+    let file = letter as u32 - 'a' as u32;
+    if file >= 2 * g.half || rank == 0 || rank > g.rows {
+        return None;
+    }
+    let file = if mirrored::<R>() {
+        2 * g.half - 1 - file
+    } else {
+        file
+    };
+    g.square_at(g.rows - rank, file)
+}
+
+/// A square read from text: its internal index, or why it is not one.
+fn parse_square<R: Rules>(token: &str) -> Result<usize, String> {
+    let token = token.trim();
+    if token.is_empty() {
+        return Err("empty square".into());
+    }
+    let squares = R::SHEET.board.squares();
+    if token.bytes().all(|b| b.is_ascii_digit()) {
+        let n: usize = token
+            .parse()
+            .map_err(|_| format!("square {token} is too large"))?;
+        return internal_of_number::<R>(n)
+            .ok_or_else(|| format!("square {n} is off the board (squares are 1-{squares})"));
+    }
+    internal_of_algebraic::<R>(token).ok_or_else(|| {
+        format!("'{token}' is not a square (use 1-{squares}, or a dark square such as c3)")
+    })
+}
+
+/// The text of a square in the variant's printed form.
+fn square_text<R: Rules>(bit: u64, style: MoveStyle) -> String {
+    if style == MoveStyle::Pdn && R::INFO.algebraic {
+        let s = R::SHEET
+            .board
+            .square_of_bit(bit.trailing_zeros())
+            .unwrap_or(0);
+        algebraic_of_internal::<R>(s)
+    } else {
+        number_of_mask::<R>(bit).to_string()
+    }
+}
+
+/// What is wrong with a position given as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    /// The text is empty.
+    Empty,
+    /// The side to move is not `W` or `B`.
+    BadSide(String),
+    /// A Hub string of the wrong length.
+    BadLength { got: usize, want: usize },
+    /// A character that is not a piece code in a Hub string.
+    BadPieceChar { ch: char, index: usize },
+    /// A FEN section or square that cannot be read.
+    BadToken(String),
+    /// A square named twice.
+    SquareTwice(usize),
+    /// A man on the row where it would already have been crowned.
+    ManOnPromotionRow { side: Side, square: usize },
+    /// More pieces than a side starts with.
+    TooManyPieces {
+        side: Side,
+        count: usize,
+        max: usize,
+    },
+    /// Breakthrough: the side to move already owns a king, so the game ended before this.
+    BreakthroughKingToMove,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Empty => write!(f, "empty position"),
+            SetupError::BadSide(s) => {
+                write!(f, "side to move must be W or B, not '{}'", truncate(s))
+            }
+            SetupError::BadLength { got, want } => write!(
+                f,
+                "position string has {got} characters; this board needs {want} (side to move and one per square)"
+            ),
+            SetupError::BadPieceChar { ch, index } => write!(
+                f,
+                "character '{ch}' at position {index} is not a piece code (w, b, W, B or e)"
+            ),
+            SetupError::BadToken(t) => write!(f, "{}", truncate(t)),
+            SetupError::SquareTwice(n) => write!(f, "square {n} is given twice"),
+            SetupError::ManOnPromotionRow { side, square } => write!(
+                f,
+                "{} man on square {square}, its promotion row: it would already be a king",
+                side.name()
+            ),
+            SetupError::TooManyPieces { side, count, max } => {
+                write!(f, "{} has {count} pieces; at most {max} are possible", side.name())
+            }
+            SetupError::BreakthroughKingToMove => write!(
+                f,
+                "breakthrough: the side to move already has a king, so the game is over"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl From<SetupError> for PositionError {
+    fn from(e: SetupError) -> Self {
+        PositionError(e.to_string())
+    }
+}
+
+fn truncate(s: &str) -> String {
+    if s.chars().count() > 40 {
+        let head: String = s.chars().take(40).collect();
+        format!("{head}...")
+    } else {
+        s.to_string()
+    }
+}
+
+/// An unchecked position: pieces by internal square, and the side to move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// The side to move (`None` until read).
+    pub side: Option<Side>,
+    /// (internal square, side, is king) for every piece.
+    pub pieces: Vec<(usize, Side, bool)>,
+}
+
+impl Setup {
+    /// Validates the setup for variant `R`.
+    pub fn into_position<R: Rules>(self) -> Result<Position, SetupError> {
+        let g = R::SHEET.board;
+        let side = self
+            .side
+            .ok_or_else(|| SetupError::BadSide(String::new()))?;
+        let mut pos = Position::empty(side);
+        let mut counts = [0usize; 2];
+        let max = g.squares() * 2 / 5;
+        for &(s, owner, king) in &self.pieces {
+            let bit = g.bit_of_square(s);
+            if pos.occupied() & bit != 0 {
+                return Err(SetupError::SquareTwice(number_of_internal::<R>(s)));
+            }
+            if !king && bit & promotion_row::<R>(owner) != 0 {
+                return Err(SetupError::ManOnPromotionRow {
+                    side: owner,
+                    square: number_of_internal::<R>(s),
+                });
+            }
+            pos.pieces[owner.index()] |= bit;
+            if king {
+                pos.kings |= bit;
+            }
+            counts[owner.index()] += 1;
+        }
+        for owner in [Side::White, Side::Black] {
+            if counts[owner.index()] > max {
+                return Err(SetupError::TooManyPieces {
+                    side: owner,
+                    count: counts[owner.index()],
+                    max,
+                });
+            }
+        }
+        if R::SHEET.goal == Goal::FirstKingWins && pos.pieces[side.index()] & pos.kings != 0 {
+            return Err(SetupError::BreakthroughKingToMove);
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+}
+
+fn parse_side(text: &str) -> Result<Side, SetupError> {
+    match text.trim() {
+        "W" | "w" => Ok(Side::White),
+        "B" | "b" => Ok(Side::Black),
+        other => Err(SetupError::BadSide(other.to_string())),
+    }
+}
+
+/// Reads a PDN FEN (`W:W31-50:B1-20`, `B:WK4,28:B12-14`, optionally wrapped in `[FEN "..."]`).
+pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
+    let mut body = text.trim();
+    if let Some(inner) = body.strip_prefix("[FEN") {
+        body = inner.trim().trim_end_matches(']').trim().trim_matches('"');
+    }
+    let body = body.trim().trim_matches('"').trim_end_matches('.');
+    if body.is_empty() {
+        return Err(SetupError::Empty);
+    }
+    let mut sections = body.split(':');
+    let side = parse_side(sections.next().unwrap_or(""))?;
+    let mut setup = Setup {
+        side: Some(side),
+        pieces: Vec::new(),
+    };
+    let mut seen_colour = false;
+    for section in sections {
+        let section = section.trim();
+        let (owner, list) = match section.chars().next() {
+            Some('W') | Some('w') => (Side::White, &section[1..]),
+            Some('B') | Some('b') => (Side::Black, &section[1..]),
+            // Lidraughts appends `H0:F1` (half-move clock, move number): not pieces.
+            Some('H') | Some('F') => continue,
+            None => continue,
+            Some(_) => {
+                return Err(SetupError::BadToken(format!(
+                    "FEN section '{section}' must start with W or B"
+                )))
+            }
+        };
+        seen_colour = true;
+        for item in list.split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (king, rest) = match item.strip_prefix(['K', 'k']) {
+                Some(rest) => (true, rest),
+                None => (false, item),
+            };
+            if let Some((a, b)) = rest.split_once('-') {
+                let lo: usize = a.trim().parse().map_err(|_| bad_fen_item(item))?;
+                let hi: usize = b.trim().parse().map_err(|_| bad_fen_item(item))?;
+                if lo > hi {
+                    return Err(SetupError::BadToken(format!(
+                        "FEN range '{item}' runs backwards"
+                    )));
+                }
+                for n in lo..=hi {
+                    let s = parse_square::<R>(&n.to_string()).map_err(SetupError::BadToken)?;
+                    setup.pieces.push((s, owner, king));
+                }
+            } else {
+                let s = parse_square::<R>(rest)
+                    .map_err(|e| SetupError::BadToken(format!("FEN item '{item}': {e}")))?;
+                setup.pieces.push((s, owner, king));
+            }
+        }
+    }
+    if !seen_colour {
+        return Err(SetupError::BadToken(format!(
+            "FEN '{body}' has no piece list (expected e.g. W:W31-50:B1-20)"
+        )));
+    }
+    Ok(setup)
+}
+
+fn bad_fen_item(item: &str) -> SetupError {
+    SetupError::BadToken(format!(
+        "FEN item '{item}' is not a square, a range or K+square"
+    ))
+}
+
+/// Reads a Hub position string: the side to move, then one of `w b W B e` per square in the
+/// variant's numbering.
+pub fn parse_hub<R: Rules>(text: &str) -> Result<Setup, SetupError> {
+    let text = text.trim();
+    let want = R::SHEET.board.squares() + 1;
+    let count = text.chars().count();
+    if count != want {
+        return Err(SetupError::BadLength { got: count, want });
+    }
+    let mut chars = text.chars();
+    let side = parse_side(&chars.next().map(String::from).unwrap_or_default())?;
+    let mut setup = Setup {
+        side: Some(side),
+        pieces: Vec::new(),
+    };
+    for (i, ch) in chars.enumerate() {
+        let piece = match ch {
+            'w' => Some((Side::White, false)),
+            'b' => Some((Side::Black, false)),
+            'W' => Some((Side::White, true)),
+            'B' => Some((Side::Black, true)),
+            'e' | '.' => None,
+            _ => return Err(SetupError::BadPieceChar { ch, index: i + 1 }),
+        };
+        if let Some((owner, king)) = piece {
+            let s =
+                internal_of_number::<R>(i + 1).ok_or(SetupError::BadLength { got: count, want })?;
+            setup.pieces.push((s, owner, king));
+        }
+    }
+    Ok(setup)
+}
+
+/// Reads a position in any accepted form: `start`, a Hub string, or a PDN FEN.
+pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(SetupError::Empty);
+    }
+    if t == "start" {
+        return parse_fen::<R>(R::INFO.start_fen)?.into_position::<R>();
+    }
+    let looks_hub = !t.contains(':') && t.chars().count() == R::SHEET.board.squares() + 1;
+    let setup = if looks_hub {
+        parse_hub::<R>(t)?
+    } else if t.contains(':') {
+        parse_fen::<R>(t)?
+    } else {
+        // Neither: report as a Hub string of the wrong length, the likelier intent.
+        parse_hub::<R>(t)?
+    };
+    setup.into_position::<R>()
+}
+
+fn side_letter(side: Side) -> char {
+    match side {
+        Side::White => 'W',
+        Side::Black => 'B',
+    }
+}
+
+/// The position as PDN FEN in the variant's numbering, with ranges (`W:W31-50:B1-20`).
+pub fn fen<R: Rules>(pos: &Position) -> String {
+    let g = R::SHEET.board;
+    let mut out = String::new();
+    out.push(side_letter(pos.side));
+    for owner in [Side::White, Side::Black] {
+        out.push(':');
+        out.push(side_letter(owner));
+        let mut items: Vec<(usize, bool)> = (1..=g.squares())
+            .filter_map(|n| {
+                let s = internal_of_number::<R>(n)?;
+                let bit = g.bit_of_square(s);
+                (pos.pieces[owner.index()] & bit != 0).then_some((n, pos.kings & bit != 0))
+            })
+            .collect();
+        items.sort_unstable();
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < items.len() {
+            let (n, king) = items[i];
+            let mut j = i;
+            while j + 1 < items.len() && items[j + 1].0 == items[j].0 + 1 && items[j + 1].1 == king
+            {
+                j += 1;
+            }
+            let prefix = if king { "K" } else { "" };
+            if j >= i + 2 {
+                parts.push(format!("{prefix}{n}-{}", items[j].0));
+                i = j + 1;
+            } else {
+                parts.push(format!("{prefix}{n}"));
+                i += 1;
+            }
+        }
+        out.push_str(&parts.join(","));
+    }
+    out
+}
+
+/// The position as a Hub string.
+pub fn hub<R: Rules>(pos: &Position) -> String {
+    let g = R::SHEET.board;
+    let mut out = String::with_capacity(g.squares() + 1);
+    out.push(side_letter(pos.side));
+    for n in 1..=g.squares() {
+        let bit = internal_of_number::<R>(n).map_or(0, |s| g.bit_of_square(s));
+        let king = pos.kings & bit != 0;
+        out.push(if pos.pieces[0] & bit != 0 {
+            if king {
+                'W'
+            } else {
+                'w'
+            }
+        } else if pos.pieces[1] & bit != 0 {
+            if king {
+                'B'
+            } else {
+                'b'
+            }
+        } else {
+            'e'
+        });
+    }
+    out
+}
+
+/// A path of landing squares (single-bit masks, the start first) for a capture, found again
+/// from the position; `None` if the move has no capture path (it cannot come from the
+/// generator).
+pub fn capture_path<R: Rules>(pos: &Position, mv: &Move) -> Option<Vec<u64>> {
+    let from = 1u64 << mv.from;
+    let empty = !pos.occupied() & R::SHEET.board.mask() | from;
+    let mut path = vec![from];
+    let king = pos.kings & from != 0;
+    if path_search::<R>(pos.side, empty, 1u64 << mv.to, mv.captured, king, &mut path) {
+        Some(path)
+    } else {
+        None
+    }
+}
+
+fn path_search<R: Rules>(
+    side: Side,
+    empty: u64,
+    to: u64,
+    left: u64,
+    king: bool,
+    path: &mut Vec<u64>,
+) -> bool {
+    let cur = *path.last().unwrap_or(&0);
+    if left == 0 {
+        return cur == to;
+    }
+    for d in 0..4 {
+        let mut victim = step::<R>(cur, d);
+        if king && R::SHEET.flying_kings {
+            while victim & empty != 0 {
+                victim = step::<R>(victim, d);
+            }
+        }
+        if victim & left == 0 {
+            continue;
+        }
+        let mut landing = step::<R>(victim, d) & empty;
+        while landing != 0 {
+            let crowned = !king
+                && R::SHEET.promotion == Promotion::CrownAndContinue
+                && landing & promotion_row::<R>(side) != 0;
+            path.push(landing);
+            if path_search::<R>(side, empty, to, left & !victim, king || crowned, path) {
+                return true;
+            }
+            path.pop();
+            if !(king && R::SHEET.flying_kings) {
+                break;
+            }
+            landing = step::<R>(landing, d) & empty;
+        }
+    }
+    false
+}
+
+/// The move as text: Hub form (`28x19x23`, captured squares ascending) or PDN form (landing
+/// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that).
+pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> String {
+    let from = 1u64 << mv.from;
+    let to = 1u64 << mv.to;
+    if mv.captured == 0 {
+        return format!(
+            "{}-{}",
+            square_text::<R>(from, style),
+            square_text::<R>(to, style)
+        );
+    }
+    match style {
+        MoveStyle::Hub => {
+            let mut caps: Vec<usize> = bits(mv.captured).map(number_of_mask::<R>).collect();
+            caps.sort_unstable();
+            let mut out = format!("{}x{}", number_of_mask::<R>(from), number_of_mask::<R>(to));
+            for c in caps {
+                out.push('x');
+                out.push_str(&c.to_string());
+            }
+            out
+        }
+        MoveStyle::Pdn => {
+            let sep = if R::INFO.algebraic { ":" } else { "x" };
+            let path = capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to]);
+            path.iter()
+                .map(|&b| square_text::<R>(b, style))
+                .collect::<Vec<_>>()
+                .join(sep)
+        }
+    }
+}
+
+fn bits(mut b: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let low = b & b.wrapping_neg();
+            b &= b - 1;
+            Some(low)
+        }
+    })
+}
+
+/// Whether the landing squares `path` (start first, end last) trace `mv`: one captured piece
+/// strictly between each pair of consecutive landings, which must share a diagonal.
+fn path_matches<R: Rules>(mv: &Move, path: &[u64]) -> bool {
+    if path.len() != mv.captured.count_ones() as usize + 1 {
+        return false;
+    }
+    let mut taken = 0u64;
+    for pair in path.windows(2) {
+        let mut found = None;
+        for d in 0..4 {
+            let mut x = step::<R>(pair[0], d) & R::SHEET.board.mask();
+            let mut between = 0u64;
+            while x != 0 && x != pair[1] {
+                between |= x;
+                x = step::<R>(x, d) & R::SHEET.board.mask();
+            }
+            if x == pair[1] {
+                found = Some(between);
+                break;
+            }
+        }
+        let Some(between) = found else { return false };
+        let caught = between & mv.captured & !taken;
+        if caught.count_ones() != 1 {
+            return false;
+        }
+        taken |= caught;
+    }
+    taken == mv.captured
+}
+
+/// Reads a move leniently: Hub form, PDN form, algebraic squares, `-`, `x` or `:` separators,
+/// or a capture given by its start and end alone. Exactly one legal move must match.
+pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(MoveError::Malformed("empty move".into()));
+    }
+    let tokens: Vec<&str> = t.split(['-', 'x', 'X', ':']).collect();
+    if tokens.len() < 2 {
+        return Err(MoveError::Malformed(format!(
+            "'{}' needs at least two squares separated by -, x or :",
+            truncate(t)
+        )));
+    }
+    if tokens.len() > 64 {
+        return Err(MoveError::Malformed(format!(
+            "'{}' names too many squares",
+            truncate(t)
+        )));
+    }
+    let g = R::SHEET.board;
+    let mut squares = Vec::with_capacity(tokens.len());
+    for tok in &tokens {
+        let s = parse_square::<R>(tok)
+            .map_err(|e| MoveError::Malformed(format!("{e} in '{}'", truncate(t))))?;
+        squares.push(g.bit_of_square(s));
+    }
+    let mut legal = Vec::new();
+    movegen::generate::<R>(pos, Duplicates::Drop, &mut legal);
+    if movegen::breakthrough_done::<R>(pos) {
+        legal.clear();
+    }
+    let first = squares[0];
+    let second = squares[1];
+    let last = squares[squares.len() - 1];
+    let rest: u64 = squares[2..].iter().fold(0, |a, &b| a | b);
+    let matches: Vec<Move> = legal
+        .into_iter()
+        .filter(|m| {
+            let from = 1u64 << m.from;
+            let to = 1u64 << m.to;
+            if from != first {
+                return false;
+            }
+            if squares.len() == 2 {
+                return to == second;
+            }
+            if m.captured == 0 {
+                return false;
+            }
+            // Hub form: from, to, then the captured squares in any order.
+            let hub = to == second
+                && rest == m.captured
+                && squares.len() - 2 == m.captured.count_ones() as usize;
+            // PDN form: from, the landing squares, to.
+            let pdn = to == last && path_matches::<R>(m, &squares);
+            hub || pdn
+        })
+        .collect();
+    match matches.len() {
+        1 => Ok(matches[0]),
+        0 => Err(MoveError::Illegal(truncate(t))),
+        _ => Err(MoveError::Ambiguous(
+            truncate(t),
+            matches
+                .iter()
+                .map(|m| move_text::<R>(pos, m, MoveStyle::Hub))
+                .collect(),
+        )),
+    }
+}

@@ -1,0 +1,209 @@
+//! The `Game` abstraction: what the search, perft and the protocol need from a family of
+//! variants, and nothing more.
+//!
+//! A family (the diagonal games, the orthogonal 8x8 games, stack draughts, hex Seesaw) is one
+//! generic implementation of [`Game`]; each variant is one monomorphised instance of it, chosen
+//! once through the registry (see [`crate::variants`]). Positions and moves are family types:
+//! the generic code only copies them, compares them and hands them back.
+
+use std::fmt;
+
+/// A side. White is the side that starts at the bottom of the internal board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The side on the high-numbered squares in International draughts.
+    White,
+    /// The other side.
+    Black,
+}
+
+impl Side {
+    /// The other side.
+    #[inline]
+    pub const fn opponent(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black.
+    #[inline]
+    pub const fn index(self) -> usize {
+        match self {
+            Side::White => 0,
+            Side::Black => 1,
+        }
+    }
+
+    /// The side's name in lower case.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+}
+
+/// The result of a finished game, from the point of view of the side to move in the final
+/// position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won (antidraughts with no move left, for example).
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Drawn.
+    Draw,
+}
+
+/// Whether capture sequences that differ only in the order of their jumps count once or once per
+/// path (see `../shared/perft/README.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Duplicates {
+    /// Same piece, same final square and same captured set: one move (how the engine plays).
+    #[default]
+    Drop,
+    /// Every distinct capture path is its own move.
+    Keep,
+}
+
+/// How a move is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MoveStyle {
+    /// The Hub protocol's form: from, to, then every captured square (`28x19x23`).
+    #[default]
+    Hub,
+    /// The family's written notation (PDN landing squares, or algebraic where the variant's
+    /// players write that).
+    Pdn,
+}
+
+/// The draw rules a variant plays with, as cold data read by [`crate::history::GameHistory`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRules {
+    /// How many times a position must occur for a draw (3, or 4 in Italian); 0 = never.
+    pub repetitions: u8,
+    /// Draw after this many successive plies without an irreversible move (a man move or a
+    /// capture, as the family defines it); 0 = no such rule.
+    pub quiet_plies: u16,
+    /// Whether the family's material-specific endgame counters apply (the FMJD 16- and 5-move
+    /// rules in International draughts).
+    pub endgame_counters: bool,
+}
+
+/// A problem with a position given as text, or with its contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A problem with a move given as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move in this variant's notation.
+    Malformed(String),
+    /// Well-formed, but no legal move matches.
+    Illegal(String),
+    /// Several legal moves match; the text must say which.
+    Ambiguous(String, Vec<String>),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(why) => write!(f, "malformed move: {why}"),
+            MoveError::Illegal(text) => write!(f, "illegal move: {text}"),
+            MoveError::Ambiguous(text, options) => {
+                write!(
+                    f,
+                    "ambiguous move: {text} (could be {})",
+                    options.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A family of variants as the generic code sees it.
+///
+/// Implementations are zero-sized marker types; every method is an associated function so that
+/// each variant is fully monomorphised.
+pub trait Game: Sized + Send + Sync + 'static {
+    /// A position: small and `Copy` (copy-make), with its Zobrist key inside.
+    type Position: Copy + Eq + Send + Sync + fmt::Debug;
+    /// A move: small and `Copy`.
+    type Move: Copy + Eq + Send + Sync + fmt::Debug;
+
+    /// The variant's registry name (`international`, `russian`, ...).
+    const NAME: &'static str;
+
+    /// The start position.
+    fn start() -> Self::Position;
+
+    /// Parses a position in any text form the family accepts (PDN FEN, the Hub string, ...).
+    fn parse_position(text: &str) -> Result<Self::Position, PositionError>;
+
+    /// The position as the family's FEN.
+    fn fen(pos: &Self::Position) -> String;
+
+    /// The position as a Hub `pos=` string.
+    fn hub_position(pos: &Self::Position) -> String;
+
+    /// The side to move.
+    fn side_to_move(pos: &Self::Position) -> Side;
+
+    /// The Zobrist key of the position (kept incrementally by [`Game::play`]).
+    fn hash(pos: &Self::Position) -> u64;
+
+    /// Recomputes the Zobrist key from scratch (for consistency checks).
+    fn hash_from_scratch(pos: &Self::Position) -> u64;
+
+    /// Clears `out` and fills it with the legal moves. An empty list means the game is over.
+    fn generate(pos: &Self::Position, dups: Duplicates, out: &mut Vec<Self::Move>);
+
+    /// The position after `mv`, which must be one of the moves [`Game::generate`] returned.
+    fn play(pos: &Self::Position, mv: &Self::Move) -> Self::Position;
+
+    /// A result decided by the position itself before looking at moves (a breakthrough king, a
+    /// side with no stacks left), or `None`.
+    fn decided(pos: &Self::Position) -> Option<Outcome>;
+
+    /// The result when the side to move has no legal move.
+    fn no_move_outcome(pos: &Self::Position) -> Outcome;
+
+    /// Whether `mv` is a capture.
+    fn is_capture(mv: &Self::Move) -> bool;
+
+    /// Whether `mv` can never be undone (resets the repetition window and the quiet-move count).
+    fn is_irreversible(pos: &Self::Position, mv: &Self::Move) -> bool;
+
+    /// The variant's draw rules.
+    fn draw_rules() -> DrawRules;
+
+    /// Whether the material on the board is one of the endgames that the family's endgame
+    /// counter rule covers, and the ply limit that applies to it (FMJD's 16- and 5-move rules).
+    fn endgame_ply_limit(_pos: &Self::Position) -> Option<u16> {
+        None
+    }
+
+    /// The move in text form.
+    fn move_text(pos: &Self::Position, mv: &Self::Move, style: MoveStyle) -> String;
+
+    /// Reads a move leniently (Hub form, PDN form, captures without their captured squares)
+    /// and returns the one legal move it names.
+    fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// perft: the number of move paths of exactly `depth` plies.
+    fn perft(pos: &Self::Position, depth: u32, dups: Duplicates) -> u64 {
+        crate::perft::generic_perft::<Self>(pos, depth, dups)
+    }
+}

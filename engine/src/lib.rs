@@ -1,0 +1,20 @@
+//! Polydam's engine library: variants and their rule sheets, positions, notation, move
+//! generation, perft, evaluation and search.
+//!
+//! The library never prints, reads stdin or exits: results go out as values or callbacks.
+//!
+//! ```
+//! use polydam_engine::diagonal::{rules::International, Diagonal};
+//! use polydam_engine::game::{Duplicates, Game};
+//! type Intl = Diagonal<International>;
+//! let start = Intl::start();
+//! assert_eq!(Intl::perft(&start, 3, Duplicates::Drop), 658);
+//! ```
+
+pub mod diagonal;
+pub mod game;
+pub mod history;
+pub mod perft;
+pub mod variants;
+
+pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};

@@ -1,0 +1,47 @@
+//! The command-line subcommands: each is a function returning `Result<(), CliError>`; `main`
+//! prints the error on stderr and exits with status 2.
+
+pub mod perft;
+pub mod setup;
+
+use std::fmt;
+
+/// An error to report on stderr (exit status 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+impl From<polydam_engine::variants::UnknownVariant> for CliError {
+    fn from(e: polydam_engine::variants::UnknownVariant) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+/// `polydam variants`: one line per variant.
+pub fn variants_text() -> String {
+    use polydam_engine::variants::VARIANTS;
+    let width = VARIANTS.iter().map(|v| v.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for v in VARIANTS {
+        let aliases = if v.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also: {})", v.aliases.join(", "))
+        };
+        out.push_str(&format!(
+            "{:width$}  {:10}  {}{}\n",
+            v.name,
+            v.family.name(),
+            v.description,
+            aliases
+        ));
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! `polydam perft` and `polydam moves`.
+
+use std::io::Write;
+use std::time::Instant;
+
+use polydam_engine::game::{Duplicates, Game, MoveStyle};
+use polydam_engine::perft;
+use polydam_engine::variants::{dispatch, GameVisitor};
+
+use super::{setup, CliError};
+
+/// Options of `polydam perft`.
+#[derive(Clone, Debug)]
+pub struct PerftOptions {
+    /// Variant name.
+    pub variant: String,
+    /// Start position (FEN or Hub string), or the variant's start.
+    pub fen: Option<String>,
+    /// Moves to play first.
+    pub moves: Option<String>,
+    /// Last depth to count.
+    pub depth: u32,
+    /// Duplicate capture paths convention.
+    pub duplicates: Duplicates,
+    /// Print one line per root move for the last depth.
+    pub divide: bool,
+    /// Worker threads (1 = no rayon).
+    pub threads: usize,
+}
+
+struct PerftJob<'a, W: Write> {
+    opts: &'a PerftOptions,
+    out: &'a mut W,
+}
+
+impl<W: Write> GameVisitor for PerftJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let o = self.opts;
+        let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let pos = *record.current();
+        let parallel = o.threads > 1;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(o.threads)
+            .build()
+            .map_err(|e| CliError(format!("cannot start {} threads: {e}", o.threads)))?;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        for depth in 1..=o.depth {
+            let started = Instant::now();
+            let nodes = if o.divide && depth == o.depth {
+                let rows = pool.install(|| perft::divide::<G>(&pos, depth, o.duplicates, parallel));
+                let mut lines: Vec<(String, u64)> = rows
+                    .iter()
+                    .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
+                    .collect();
+                lines.sort_by_key(|a| natural_key(&a.0));
+                for (m, n) in &lines {
+                    writeln!(self.out, "{m} {n}").map_err(io)?;
+                }
+                lines.iter().map(|(_, n)| n).sum()
+            } else {
+                pool.install(|| perft::perft::<G>(&pos, depth, o.duplicates, parallel))
+            };
+            let secs = started.elapsed().as_secs_f64();
+            let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+            writeln!(
+                self.out,
+                "depth {depth} nodes {nodes} time {secs:.3} nps {nps:.0}"
+            )
+            .map_err(io)?;
+            self.out.flush().map_err(io)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `polydam perft`, writing its lines to `out`.
+pub fn run_perft<W: Write>(opts: &PerftOptions, out: &mut W) -> Result<(), CliError> {
+    if opts.threads == 0 {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    dispatch(&opts.variant, PerftJob { opts, out })?
+}
+
+struct MovesJob<'a, W: Write> {
+    fen: Option<&'a str>,
+    moves: Option<&'a str>,
+    style: MoveStyle,
+    out: &'a mut W,
+}
+
+impl<W: Write> GameVisitor for MovesJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let record = setup::record::<G>(self.fen, self.moves)?;
+        let pos = *record.current();
+        let mut moves = Vec::new();
+        if G::decided(&pos).is_none() {
+            G::generate(&pos, Duplicates::Drop, &mut moves);
+        }
+        let mut texts: Vec<String> = moves
+            .iter()
+            .map(|m| G::move_text(&pos, m, self.style))
+            .collect();
+        texts.sort_by_key(|a| natural_key(a));
+        for t in texts {
+            writeln!(self.out, "{t}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+/// Sort key that orders `9-14` before `10-15` (numbers compared as numbers).
+fn natural_key(text: &str) -> Vec<(u64, String)> {
+    text.split(['-', 'x', ':'])
+        .map(|t| (t.parse::<u64>().unwrap_or(u64::MAX), t.to_string()))
+        .collect()
+}
+
+/// Runs `polydam moves`: the legal moves, one per line, sorted.
+pub fn run_moves<W: Write>(
+    variant: &str,
+    fen: Option<&str>,
+    moves: Option<&str>,
+    pdn: bool,
+    out: &mut W,
+) -> Result<(), CliError> {
+    let style = if pdn { MoveStyle::Pdn } else { MoveStyle::Hub };
+    dispatch(
+        variant,
+        MovesJob {
+            fen,
+            moves,
+            style,
+            out,
+        },
+    )?
+}

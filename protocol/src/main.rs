@@ -1,0 +1,123 @@
+//! The `polydam` program: the Hub engine (default) and the command-line tools.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use polydam_engine::game::Duplicates;
+use polydam_protocol::cli::{self, perft::PerftOptions, CliError};
+
+/// Polydam, a draughts engine for the whole draughts family.
+#[derive(Parser, Debug)]
+#[command(name = "polydam", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DupArg {
+    /// Capture paths with the same start, end and captured set count once.
+    Drop,
+    /// Every capture path counts.
+    Keep,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count move paths to a depth (one line per depth).
+    Perft {
+        /// Variant name (see `polydam variants`).
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: String,
+        /// Start position: PDN FEN (`W:W31-50:B1-20`) or Hub string.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play from that position first, space-separated.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Last depth to count.
+        #[arg(long, short = 'd')]
+        depth: u32,
+        /// Duplicate capture paths: drop (as the engine plays) or keep.
+        #[arg(long, value_enum, default_value = "drop")]
+        duplicates: DupArg,
+        /// Print the count of each root move at the last depth.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (the work is split by the positions two plies deep).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// List the legal moves, one per line, sorted.
+    Moves {
+        /// Variant name.
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: String,
+        /// Position: PDN FEN or Hub string.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Print PDN form (landing squares; algebraic in Russian and Czech) instead of Hub form.
+        #[arg(long)]
+        pdn: bool,
+    },
+    /// List the supported variants.
+    Variants,
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match cli.command {
+        None => Err(CliError(
+            "the Hub front end is not built yet; see `polydam --help`".into(),
+        )),
+        Some(Command::Perft {
+            variant,
+            fen,
+            moves,
+            depth,
+            duplicates,
+            divide,
+            threads,
+        }) => {
+            let duplicates = match duplicates {
+                DupArg::Drop => Duplicates::Drop,
+                DupArg::Keep => Duplicates::Keep,
+            };
+            let opts = PerftOptions {
+                variant,
+                fen,
+                moves,
+                depth,
+                duplicates,
+                divide,
+                threads,
+            };
+            cli::perft::run_perft(&opts, &mut out)
+        }
+        Some(Command::Moves {
+            variant,
+            fen,
+            moves,
+            pdn,
+        }) => cli::perft::run_moves(&variant, fen.as_deref(), moves.as_deref(), pdn, &mut out),
+        Some(Command::Variants) => out
+            .write_all(cli::variants_text().as_bytes())
+            .map_err(|e| CliError(format!("cannot write output: {e}"))),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("polydam: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
