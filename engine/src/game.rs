@@ -202,6 +202,11 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// and returns the one legal move it names.
     fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;
 
+    /// Static evaluation from the side to move's point of view, in hundredths of a man
+    /// (a man is worth about 100). Must be symmetric: the same position with colours swapped
+    /// and the other side to move scores the same.
+    fn evaluate(pos: &Self::Position) -> i32;
+
     /// perft: the number of move paths of exactly `depth` plies.
     fn perft(pos: &Self::Position, depth: u32, dups: Duplicates) -> u64 {
         crate::perft::generic_perft::<Self>(pos, depth, dups)

@@ -2,6 +2,7 @@
 //! built on them. Rule cards: `../shared/rules/diagonal-10x10.md` and
 //! `../shared/rules/diagonal-8x8.md`.
 
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod position;
@@ -114,6 +115,10 @@ impl<R: Rules> Game for Diagonal<R> {
 
     fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         notation::parse_move::<R>(pos, text)
+    }
+
+    fn evaluate(pos: &Position) -> i32 {
+        eval::evaluate::<R>(pos)
     }
 
     fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
