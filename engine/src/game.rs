@@ -207,6 +207,47 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// and the other side to move scores the same.
     fn evaluate(pos: &Self::Position) -> i32;
 
+    /// Clears `out` and fills it with the legal captures only, leaving it empty when the legal
+    /// moves are all quiet (quiescence search). The default filters [`Game::generate`];
+    /// families override it to skip generating quiet moves.
+    fn generate_captures(pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        Self::generate(pos, Duplicates::Drop, out);
+        out.retain(|m| Self::is_capture(m));
+    }
+
+    /// Whether the side to move has a legal capture. The default generates the moves;
+    /// families override it with a cheaper test.
+    fn has_capture(pos: &Self::Position) -> bool {
+        let mut moves = Vec::new();
+        Self::generate_captures(pos, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Whether the side to move has any legal move at all. The default generates the moves;
+    /// families override it with a cheaper test.
+    fn has_move(pos: &Self::Position) -> bool {
+        let mut moves = Vec::new();
+        Self::generate(pos, Duplicates::Drop, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Whether the side *not* to move could capture if it were its turn: a threat that a
+    /// search should resolve before trusting a static evaluation. The default, `false`, only
+    /// makes the search a little less sharp.
+    fn capture_threat(_pos: &Self::Position) -> bool {
+        false
+    }
+
+    /// The number of distinct values [`Game::move_index`] may return.
+    const MOVE_INDEX_BOUND: usize = 1;
+
+    /// A small index (below [`Game::MOVE_INDEX_BOUND`]) identifying `mv` well enough for move
+    /// ordering statistics (the search's history table), typically from-square and to-square.
+    /// The default puts every move in one slot, which turns those statistics off.
+    fn move_index(_pos: &Self::Position, _mv: &Self::Move) -> usize {
+        0
+    }
+
     /// perft: the number of move paths of exactly `depth` plies.
     fn perft(pos: &Self::Position, depth: u32, dups: Duplicates) -> u64 {
         crate::perft::generic_perft::<Self>(pos, depth, dups)

@@ -15,6 +15,7 @@ pub mod diagonal;
 pub mod game;
 pub mod history;
 pub mod perft;
+pub mod search;
 pub mod variants;
 
 pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use polydam_engine::game::Duplicates;
-use polydam_protocol::cli::{self, perft::PerftOptions, CliError};
+use polydam_protocol::cli::{self, analyse::AnalyseOptions, perft::PerftOptions, CliError};
 
 /// Polydam, a draughts engine for the whole draughts family.
 #[derive(Parser, Debug)]
@@ -66,6 +66,39 @@ enum Command {
     },
     /// List the supported variants.
     Variants,
+    /// Search a position, printing each completed iteration and the best move.
+    Analyse {
+        /// Variant name.
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: String,
+        /// Position: PDN FEN or Hub string.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Last iteration to search (14 when no limit is given).
+        #[arg(long, short = 'd')]
+        depth: Option<i32>,
+        /// Time to search, in seconds.
+        #[arg(long)]
+        movetime: Option<f64>,
+        /// Nodes to search.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Search threads.
+        #[arg(long, short = 't', default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Search fixed positions to a fixed depth with one thread; prints `nodes N` and `nps X`.
+    Bench {
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -105,6 +138,29 @@ fn run(cli: Cli) -> Result<(), CliError> {
             moves,
             pdn,
         }) => cli::perft::run_moves(&variant, fen.as_deref(), moves.as_deref(), pdn, &mut out),
+        Some(Command::Analyse {
+            variant,
+            fen,
+            moves,
+            depth,
+            movetime,
+            nodes,
+            threads,
+            hash,
+        }) => {
+            let opts = AnalyseOptions {
+                variant,
+                fen,
+                moves,
+                depth,
+                movetime,
+                nodes,
+                threads,
+                hash_mib: hash,
+            };
+            cli::analyse::run_analyse(&opts, &mut out)
+        }
+        Some(Command::Bench { hash }) => cli::bench::run_bench(hash, &mut out),
         Some(Command::Variants) => out
             .write_all(cli::variants_text().as_bytes())
             .map_err(|e| CliError(format!("cannot write output: {e}"))),

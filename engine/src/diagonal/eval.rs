@@ -1,14 +1,529 @@
-//! Evaluation of diagonal-family positions.
+//! Evaluation of diagonal-family positions, 8x8 and 10x10, and the cheap bitboard tests the
+//! search asks for (can a side capture, can it move).
+//!
+//! Everything is computed with whole-board bitboard operations and popcounts on masks built at
+//! compile time, so an evaluation costs a few dozen instructions; the only loops are over kings
+//! (mobility) and over advanced men (runaways). All weights live in [`Weights`], one constant per
+//! kind of variant, so that they can be tuned in one place.
+//!
+//! Conventions: "advancement" of a man is the number of rows it stands in front of its own back
+//! row; White's men move towards internal row 0. Every feature is computed for both sides with
+//! mirrored masks and subtracted, so the evaluation is colour-symmetric by construction.
 
+use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
+
+use super::movegen::{board_mask, is_forward, step};
 use super::position::Position;
-use super::rules::Rules;
+use super::rules::{Goal, Rules};
+use crate::game::Side;
 
-/// Material only, from the side to move's view: a provisional evaluation.
-pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
-    let us = pos.side.index();
-    let score = |side: usize| {
-        let own = pos.pieces[side];
-        (own & !pos.kings).count_ones() as i32 * 100 + (own & pos.kings).count_ones() as i32 * 300
+/// The tunable weights of one kind of variant, in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// A man.
+    pub man: i32,
+    /// A king.
+    pub king: i32,
+    /// Per man, by advancement (rows in front of its own back row), in the middle game.
+    pub advance: [i32; 10],
+    /// The same in the endgame (interpolated by the number of men left).
+    pub advance_endgame: [i32; 10],
+    /// Per man on the central squares.
+    pub centre: i32,
+    /// Per man on the own back row while the opponent has no king (it stops breakthroughs).
+    pub back_guard: i32,
+    /// Penalty per unit of left/right imbalance of a side's men (files weighted by their
+    /// distance from the middle).
+    pub balance: i32,
+    /// Per forward step a man could make now (a side that runs out of moves loses).
+    pub mobility: i32,
+    /// Per square a king could move to.
+    pub king_mobility: i32,
+    /// A runaway man (nothing can stop it reaching the far row), by rows still to go.
+    pub runaway: [i32; 10],
+    /// Bonus for the side ahead in material, growing as material comes off (trade when ahead).
+    pub exchange: i32,
+}
+
+/// Flying kings on 10x10 (International and its relatives).
+pub const TEN_FLYING: Weights = Weights {
+    man: 100,
+    king: 320,
+    advance: [0, 2, 4, 6, 8, 9, 10, 12, 16, 0],
+    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 34, 44, 0],
+    centre: 6,
+    back_guard: 5,
+    balance: 2,
+    mobility: 2,
+    king_mobility: 2,
+    runaway: [0, 250, 220, 190, 150, 110, 70, 40, 0, 0],
+    exchange: 20,
+};
+
+/// Flying kings on 8x8 (Russian, Brazilian, Pool, Spanish, Czech).
+pub const EIGHT_FLYING: Weights = Weights {
+    man: 100,
+    king: 260,
+    advance: [0, 3, 6, 9, 12, 15, 20, 0, 0, 0],
+    advance_endgame: [0, 6, 12, 18, 26, 36, 48, 0, 0, 0],
+    centre: 8,
+    back_guard: 6,
+    balance: 2,
+    mobility: 2,
+    king_mobility: 2,
+    runaway: [0, 200, 160, 120, 80, 40, 0, 0, 0, 0],
+    exchange: 20,
+};
+
+/// Short kings on 8x8 (English, Italian): a king is worth much less.
+pub const EIGHT_SHORT: Weights = Weights {
+    man: 100,
+    king: 150,
+    advance: [0, 2, 4, 6, 8, 10, 14, 0, 0, 0],
+    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 0, 0, 0],
+    centre: 8,
+    back_guard: 8,
+    balance: 1,
+    mobility: 2,
+    king_mobility: 4,
+    runaway: [0, 40, 30, 20, 10, 0, 0, 0, 0, 0],
+    exchange: 20,
+};
+
+/// Breakthrough: the first king wins, so advancement and runaways dominate.
+pub const BREAKTHROUGH: Weights = Weights {
+    man: 100,
+    king: 0,
+    advance: [0, 3, 6, 10, 15, 22, 32, 46, 66, 0],
+    advance_endgame: [0, 6, 12, 20, 30, 44, 64, 92, 132, 0],
+    centre: 4,
+    back_guard: 12,
+    balance: 2,
+    mobility: 2,
+    king_mobility: 0,
+    runaway: [0, 3000, 2600, 2200, 1800, 1400, 1000, 600, 0, 0],
+    exchange: 0,
+};
+
+/// Antidraughts: material counts against its owner.
+pub const ANTIDRAUGHTS: Weights = Weights {
+    man: -100,
+    king: -150,
+    advance: [0; 10],
+    advance_endgame: [0; 10],
+    centre: 0,
+    back_guard: 0,
+    balance: 0,
+    mobility: -3,
+    king_mobility: -1,
+    runaway: [0; 10],
+    exchange: 0,
+};
+
+/// The weights the variant `R` is evaluated with.
+#[inline(always)]
+pub fn weights<R: Rules>() -> &'static Weights {
+    match R::SHEET.goal {
+        Goal::NoMoveWins => &ANTIDRAUGHTS,
+        Goal::FirstKingWins => &BREAKTHROUGH,
+        Goal::Normal => {
+            if R::SHEET.board.half == TEN.half {
+                &TEN_FLYING
+            } else if R::SHEET.flying_kings {
+                &EIGHT_FLYING
+            } else {
+                &EIGHT_SHORT
+            }
+        }
+    }
+}
+
+/// Masks of one board, built at compile time. Side-relative masks are indexed by
+/// [`Side::index`].
+struct Masks {
+    /// `[side][a]`: the row `a` rows in front of the side's back row.
+    advance_row: [[u64; 10]; 2],
+    /// The central squares (the same for both sides).
+    centre: u64,
+    /// The files, weighted by distance from the middle: `left[w]` holds the files on the left
+    /// half with weight `w` (1 = next to the middle), `right[w]` the same on the right.
+    left: [u64; 6],
+    right: [u64; 6],
+    /// `[side][bit]`: the forward triangle of a man of `side` on `bit`, up to the far row.
+    cone: [[u64; 64]; 2],
+}
+
+const fn advance_row_of(g: Geometry, side: usize, a: u32) -> u64 {
+    if a >= g.rows {
+        return 0;
+    }
+    if side == 0 {
+        g.row_mask(g.rows - 1 - a)
+    } else {
+        g.row_mask(a)
+    }
+}
+
+const fn build_masks(g: Geometry) -> Masks {
+    let mut advance_row = [[0u64; 10]; 2];
+    let mut a = 0;
+    while a < 10 {
+        advance_row[0][a] = advance_row_of(g, 0, a as u32);
+        advance_row[1][a] = advance_row_of(g, 1, a as u32);
+        a += 1;
+    }
+    let width = 2 * g.half;
+    let mut centre = 0u64;
+    let mut left = [0u64; 6];
+    let mut right = [0u64; 6];
+    let mut cone = [[0u64; 64]; 2];
+    let mut s = 0;
+    while s < g.squares() {
+        let (r, f) = g.row_file(s);
+        let bit = g.bit_index(s) as usize;
+        let b = 1u64 << bit;
+        if (r == g.rows / 2 - 1 || r == g.rows / 2) && f >= 2 && f + 3 <= width {
+            centre |= b;
+        }
+        // Files 0..width-1; the middle is between width/2 - 1 and width/2.
+        if f < width / 2 {
+            let w = (width / 2 - f).div_ceil(2) as usize;
+            left[w] |= b;
+        } else {
+            let w = (f - width / 2 + 2) as usize / 2;
+            right[w] |= b;
+        }
+        // Cones: every square ahead within the widening triangle.
+        let mut t = 0;
+        while t < g.squares() {
+            let (r2, f2) = g.row_file(t);
+            let df = f2.abs_diff(f);
+            if r2 < r && df <= r - r2 {
+                cone[0][bit] |= g.bit_of_square(t);
+            }
+            if r2 > r && df <= r2 - r {
+                cone[1][bit] |= g.bit_of_square(t);
+            }
+            t += 1;
+        }
+        s += 1;
+    }
+    Masks {
+        advance_row,
+        centre,
+        left,
+        right,
+        cone,
+    }
+}
+
+static TEN_MASKS: Masks = build_masks(TEN);
+static EIGHT_MASKS: Masks = build_masks(EIGHT);
+
+#[inline(always)]
+fn masks<R: Rules>() -> &'static Masks {
+    if R::SHEET.board.half == TEN.half {
+        &TEN_MASKS
+    } else {
+        &EIGHT_MASKS
+    }
+}
+
+/// Men of `side` that may make their first jump in direction `d`.
+#[inline(always)]
+fn man_may_jump<R: Rules>(side: Side, d: usize) -> bool {
+    is_forward(side, d) || (R::SHEET.men_capture_backward && R::SHEET.man_first_jump_backward)
+}
+
+/// Squares reached by sliding from `from` in direction `d` over `empty` squares: the empty
+/// squares passed and the first non-empty square (one step only for short kings).
+#[inline(always)]
+fn ray<R: Rules>(from: u64, d: usize, empty: u64) -> u64 {
+    let mut reach = step::<R>(from, d);
+    if R::SHEET.flying_kings {
+        let mut front = reach & empty;
+        while front != 0 {
+            front = step::<R>(front, d);
+            reach |= front;
+            front &= empty;
+        }
+    }
+    reach & board_mask::<R>()
+}
+
+/// Whether `side` would have a capture if it were its turn (bitboards only, no move list).
+#[inline]
+pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
+    let us = side.index();
+    let own = pos.pieces[us];
+    let enemy = pos.pieces[1 - us];
+    let empty = !(own | enemy) & board_mask::<R>();
+    let men = own & !pos.kings;
+    let man_targets = if R::SHEET.men_capture_kings {
+        enemy
+    } else {
+        enemy & !pos.kings
     };
-    score(us) - score(1 - us)
+    for d in 0..4 {
+        if man_may_jump::<R>(side, d) && step::<R>(step::<R>(men, d) & man_targets, d) & empty != 0
+        {
+            return true;
+        }
+    }
+    let kings = own & pos.kings;
+    if kings != 0 {
+        for d in 0..4 {
+            // All kings at once: the slide stops at the first piece, which must be an enemy
+            // with an empty square behind it.
+            let victims = ray::<R>(kings, d, empty) & enemy;
+            if step::<R>(victims, d) & empty != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the side to move has any legal move (bitboards only).
+#[inline]
+pub fn can_move<R: Rules>(pos: &Position) -> bool {
+    let us = pos.side.index();
+    let own = pos.pieces[us];
+    let empty = !pos.occupied() & board_mask::<R>();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    for d in 0..4 {
+        let movers = if is_forward(pos.side, d) {
+            men | kings
+        } else {
+            kings
+        };
+        // One step is always legal when the square is free (Constitutional restricts only
+        // slides past a threatened square).
+        if step::<R>(movers, d) & empty != 0 {
+            return true;
+        }
+    }
+    can_capture::<R>(pos, pos.side)
+}
+
+/// The evaluation terms of one side, in the middle game (`mid`) and the endgame (`end`).
+struct SideTerms {
+    mid: i32,
+    end: i32,
+}
+
+#[inline(always)]
+fn side_terms<R: Rules>(pos: &Position, side: Side, w: &Weights, m: &Masks) -> SideTerms {
+    let s = side.index();
+    let own = pos.pieces[s];
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let enemy = pos.pieces[1 - s];
+    let empty = !pos.occupied() & board_mask::<R>();
+
+    let mut mid = 0;
+    let mut end = 0;
+    let rows = R::SHEET.board.rows as usize;
+    for a in 1..rows.min(10) {
+        let n = (men & m.advance_row[s][a]).count_ones() as i32;
+        mid += n * w.advance[a];
+        end += n * w.advance_endgame[a];
+    }
+    let positional = (men & m.centre).count_ones() as i32 * w.centre;
+    mid += positional;
+
+    if enemy & pos.kings == 0 {
+        mid += (men & m.advance_row[s][0]).count_ones() as i32 * w.back_guard;
+    }
+
+    // Left/right balance: a side with all its men on one wing gets squeezed.
+    let mut left = 0;
+    let mut right = 0;
+    for k in 1..6 {
+        left += (men & m.left[k]).count_ones() as i32 * k as i32;
+        right += (men & m.right[k]).count_ones() as i32 * k as i32;
+    }
+    mid -= (left - right).abs() * w.balance;
+
+    // Men mobility: free forward steps.
+    let mut steps = 0;
+    for d in 0..4 {
+        if is_forward(side, d) {
+            steps += (step::<R>(men, d) & empty).count_ones() as i32;
+        }
+    }
+    mid += steps * w.mobility;
+    end += steps * w.mobility;
+
+    // Kings: mobility along their diagonals.
+    if kings != 0 && w.king_mobility != 0 {
+        let mut k = kings;
+        let mut squares = 0;
+        while k != 0 {
+            let b = k & k.wrapping_neg();
+            k &= k - 1;
+            for d in 0..4 {
+                squares += (ray::<R>(b, d, empty) & empty).count_ones() as i32;
+            }
+        }
+        mid += squares * w.king_mobility;
+        end += squares * w.king_mobility;
+    }
+
+    // Runaways: a man whose forward triangle is empty reaches the far row unless an enemy
+    // king can catch it.
+    if enemy & pos.kings == 0 {
+        let occupied = pos.occupied();
+        for a in rows / 2..rows - 1 {
+            let mut c = men & m.advance_row[s][a];
+            while c != 0 {
+                let b = c.trailing_zeros() as usize;
+                c &= c - 1;
+                if m.cone[s][b] & occupied == 0 {
+                    let to_go = rows - 1 - a;
+                    mid += w.runaway[to_go];
+                    end += w.runaway[to_go];
+                }
+            }
+        }
+    }
+    SideTerms { mid, end }
+}
+
+/// Static evaluation from the side to move's view, in hundredths of a man.
+pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
+    let w = weights::<R>();
+    let m = masks::<R>();
+    let us = pos.side;
+    let them = us.opponent();
+    let material = |side: Side| {
+        let own = pos.pieces[side.index()];
+        (own & !pos.kings).count_ones() as i32 * w.man
+            + (own & pos.kings).count_ones() as i32 * w.king
+    };
+    let mat_us = material(us);
+    let mat_them = material(them);
+
+    let a = side_terms::<R>(pos, us, w, m);
+    let b = side_terms::<R>(pos, them, w, m);
+
+    // Taper between the middle-game and endgame terms by the men left on the board.
+    let g = R::SHEET.board;
+    let start_men = (2 * g.half * (g.rows / 2 - 1)) as i32;
+    let men_left = (pos.occupied() & !pos.kings).count_ones() as i32;
+    let phase = men_left.min(start_men);
+    let positional =
+        ((a.mid - b.mid) * phase + (a.end - b.end) * (start_men - phase)) / start_men.max(1);
+
+    let mut score = mat_us - mat_them + positional;
+
+    if R::SHEET.goal == Goal::Normal {
+        // Trading down when ahead: the same advantage is worth more with less material left
+        // (`exchange` percent more once everything is gone).
+        let diff = mat_us - mat_them;
+        let start = start_men * w.man;
+        let gone = (start - (mat_us + mat_them).min(start)).max(0);
+        score += diff * w.exchange / 100 * gone / start.max(1);
+
+        // Few pieces against a king rarely win with flying kings: shrink the advantage.
+        if R::SHEET.flying_kings {
+            let (strong, weak) = if diff > 0 { (us, them) } else { (them, us) };
+            let sp = pos.pieces[strong.index()];
+            let wp = pos.pieces[weak.index()];
+            let limit = if R::SHEET.board.half == TEN.half {
+                3
+            } else {
+                2
+            };
+            if diff != 0 && wp & pos.kings != 0 && sp.count_ones() <= limit {
+                score /= 8;
+            }
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagonal::rules::{English, International, Russian};
+    use crate::diagonal::Diagonal;
+    use crate::game::{Duplicates, Game};
+
+    fn mirrored(p: &Position, squares: usize, g: Geometry) -> Position {
+        let mut pieces = [0u64; 2];
+        let mut kings = 0u64;
+        for s in 0..squares {
+            let b = g.bit_of_square(s);
+            let t = g.bit_of_square(squares - 1 - s);
+            for side in 0..2 {
+                if p.pieces[side] & b != 0 {
+                    pieces[1 - side] |= t;
+                }
+            }
+            if p.kings & b != 0 {
+                kings |= t;
+            }
+        }
+        let mut q = Position {
+            pieces,
+            kings,
+            side: p.side.opponent(),
+            hash: 0,
+        };
+        q.hash = q.compute_hash();
+        q
+    }
+
+    fn check_symmetry<R: Rules>(fens: &[&str]) {
+        let g = R::SHEET.board;
+        for fen in fens {
+            let p = Diagonal::<R>::parse_position(fen).expect("test position");
+            let q = mirrored(&p, g.squares(), g);
+            assert_eq!(evaluate::<R>(&p), evaluate::<R>(&q), "{fen}");
+        }
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        check_symmetry::<International>(&[
+            "W:W31-50:B1-20",
+            "B:W28,32,33,34,K45:B3,12,13,K17,19",
+            "W:W6,K30:B44,45",
+        ]);
+        check_symmetry::<Russian>(&["W:W21-32:B1-12", "B:WK5,22,25:B10,K27"]);
+        check_symmetry::<English>(&["B:W21-32:B1-12", "W:WK5,22:B10,K27,26"]);
+    }
+
+    #[test]
+    fn bitboard_tests_agree_with_the_generator() {
+        type I = Diagonal<International>;
+        let mut pos = I::start();
+        let mut moves = Vec::new();
+        // A fixed pseudo-random game.
+        let mut seed = 12345u64;
+        for _ in 0..200 {
+            I::generate(&pos, Duplicates::Drop, &mut moves);
+            assert_eq!(can_move::<International>(&pos), !moves.is_empty());
+            let caps = moves.first().is_some_and(|m| m.captured != 0);
+            assert_eq!(can_capture::<International>(&pos, pos.side), caps);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            pos = I::play(&pos, &mv);
+        }
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        assert_eq!(
+            evaluate::<International>(&Diagonal::<International>::start()),
+            0
+        );
+    }
 }

@@ -121,6 +121,28 @@ impl<R: Rules> Game for Diagonal<R> {
         eval::evaluate::<R>(pos)
     }
 
+    fn generate_captures(pos: &Position, out: &mut Vec<Move>) {
+        movegen::generate_captures::<R>(pos, Duplicates::Drop, out);
+    }
+
+    fn has_capture(pos: &Position) -> bool {
+        eval::can_capture::<R>(pos, pos.side)
+    }
+
+    fn has_move(pos: &Position) -> bool {
+        eval::can_move::<R>(pos)
+    }
+
+    fn capture_threat(pos: &Position) -> bool {
+        eval::can_capture::<R>(pos, pos.side.opponent())
+    }
+
+    const MOVE_INDEX_BOUND: usize = 64 * 64;
+
+    fn move_index(_pos: &Position, mv: &Move) -> usize {
+        (mv.from as usize) << 6 | mv.to as usize
+    }
+
     fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
         movegen::perft::<R>(pos, depth, dups)
     }

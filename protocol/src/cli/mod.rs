@@ -1,6 +1,8 @@
 //! The command-line subcommands: each is a function returning `Result<(), CliError>`; `main`
 //! prints the error on stderr and exits with status 2.
 
+pub mod analyse;
+pub mod bench;
 pub mod perft;
 pub mod setup;
 

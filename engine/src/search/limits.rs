@@ -1,0 +1,250 @@
+//! What bounds a search (depth, nodes, time, clock), the control shared with the thread that
+//! reads commands (stop, ponder, ponder hit), and the time manager that turns a clock into
+//! deadlines.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::types::Depth;
+
+/// A game clock: the time left for the side to move, its increment, and the moves to play
+/// before the next time control (if any).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves to play before the clock is refilled; `None` = the rest of the game.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Limits of one search. Several may be set: the search stops at the first one reached.
+/// With none set (and not `infinite`), the search runs until [`SearchControl::stop`] or the
+/// maximum depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Limits {
+    /// Last iteration to complete.
+    pub depth: Option<Depth>,
+    /// Nodes to search (approximate with several threads: checked every few hundred nodes).
+    pub nodes: Option<u64>,
+    /// Fixed time for this move.
+    pub move_time: Option<Duration>,
+    /// Clock-based time control.
+    pub clock: Option<Clock>,
+    /// Search until stopped, even after a forced result or the maximum depth is reached.
+    pub infinite: bool,
+    /// Analysis: search even when there is a single legal move (otherwise a timed search with
+    /// one legal move returns at once).
+    pub analyze: bool,
+}
+
+impl Limits {
+    /// Search to `depth` plies.
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            depth: Some(Depth(depth)),
+            ..Limits::default()
+        }
+    }
+
+    /// Search `nodes` nodes.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for `time`.
+    pub fn move_time(time: Duration) -> Limits {
+        Limits {
+            move_time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether a time limit applies (fixed move time or a clock).
+    pub fn is_timed(&self) -> bool {
+        self.move_time.is_some() || self.clock.is_some()
+    }
+}
+
+/// Shared between the search and the thread that reads commands: asks a running search to stop,
+/// and carries the ponder state.
+///
+/// While pondering no time limit applies; [`SearchControl::ponder_hit`] turns the search into a
+/// timed one whose clock starts at that instant. Call [`SearchControl::reset`] before each new
+/// search (the searcher does not, so that a `stop` arriving just before the search starts is not
+/// lost).
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    ponder_hit_at: Mutex<Option<Instant>>,
+}
+
+impl SearchControl {
+    /// A control with no stop requested, not pondering.
+    pub fn new() -> SearchControl {
+        SearchControl::default()
+    }
+
+    /// Clears the stop request and the ponder state; `pondering` starts the next search as a
+    /// ponder search.
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        if let Ok(mut hit) = self.ponder_hit_at.lock() {
+            *hit = None;
+        }
+    }
+
+    /// Asks the search to stop as soon as possible (within a few milliseconds); it still
+    /// returns its best move.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was requested.
+    #[inline]
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search is (still) pondering.
+    #[inline]
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The predicted move was played: the search goes on as a timed search, with its clock
+    /// starting now.
+    pub fn ponder_hit(&self) {
+        if let Ok(mut hit) = self.ponder_hit_at.lock() {
+            *hit = Some(Instant::now());
+        }
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// When the ponder hit arrived, if it did.
+    pub fn ponder_hit_time(&self) -> Option<Instant> {
+        self.ponder_hit_at.lock().ok().and_then(|h| *h)
+    }
+}
+
+/// Time kept back from every allotment for process start-up, pipe latency and the last
+/// iteration's overrun: at least 5 ms, 5% of the allotment, at most 50 ms.
+fn safety_margin(available: Duration) -> Duration {
+    (available / 20).clamp(Duration::from_millis(5), Duration::from_millis(50))
+}
+
+/// Deadlines of one search, derived from the limits when the clock starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimeBudget {
+    /// Do not start a new iteration after this much time (an iteration usually takes longer
+    /// than everything before it).
+    pub soft: Duration,
+    /// Stop searching at once after this much time.
+    pub hard: Duration,
+}
+
+impl TimeBudget {
+    /// The budget for `limits`, or `None` when no time limit applies.
+    pub fn new(limits: &Limits) -> Option<TimeBudget> {
+        let mut budget: Option<TimeBudget> = None;
+        if let Some(t) = limits.move_time {
+            // A fixed move time is used in full: stop at the deadline, but do not start an
+            // iteration that has little chance of finishing.
+            let hard = t.saturating_sub(safety_margin(t));
+            budget = Some(TimeBudget {
+                soft: hard.mul_f64(0.6),
+                hard,
+            });
+        }
+        if let Some(c) = limits.clock {
+            let b = TimeBudget::from_clock(&c);
+            budget = Some(match budget {
+                Some(m) => TimeBudget {
+                    soft: m.soft.min(b.soft),
+                    hard: m.hard.min(b.hard),
+                },
+                None => b,
+            });
+        }
+        budget
+    }
+
+    fn from_clock(c: &Clock) -> TimeBudget {
+        let left = c.time.saturating_sub(safety_margin(c.time));
+        // Moves to plan for: the moves to go, or an assumed 30 more moves in a sudden-death
+        // game (draughts games rarely last much longer once the middle game is reached).
+        let moves = c.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let base = left / moves + c.increment.mul_f64(0.8);
+        let soft = base.min(left);
+        // Allow a hard limit of several times the target for unstable iterations, but never
+        // more than a fraction of what is left (with one move to go, all of it).
+        let cap = if moves == 1 { left } else { left.mul_f64(0.4) };
+        let hard = (base * 3).min(cap).max(soft);
+        TimeBudget {
+            soft: soft.mul_f64(0.5),
+            hard,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_time_is_never_exceeded() {
+        for ms in [1u64, 10, 100, 1000, 60_000] {
+            let t = Duration::from_millis(ms);
+            let b = TimeBudget::new(&Limits::move_time(t)).expect("timed");
+            assert!(b.hard < t || t.is_zero() || b.hard.is_zero());
+            assert!(b.soft <= b.hard);
+        }
+    }
+
+    #[test]
+    fn clock_budget_stays_within_the_time_left() {
+        for (time, inc, mtg) in [
+            (1000u64, 0u64, None),
+            (100, 0, None),
+            (60_000, 1000, None),
+            (5000, 0, Some(1)),
+            (5000, 0, Some(40)),
+            (10, 2000, None),
+        ] {
+            let clock = Clock {
+                time: Duration::from_millis(time),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            };
+            let limits = Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            };
+            let b = TimeBudget::new(&limits).expect("timed");
+            assert!(b.hard < clock.time, "{time} {inc} {mtg:?}: {b:?}");
+            assert!(b.soft <= b.hard);
+        }
+    }
+
+    #[test]
+    fn ponder_hit_ends_pondering() {
+        let c = SearchControl::new();
+        c.reset(true);
+        assert!(c.is_pondering());
+        assert!(c.ponder_hit_time().is_none());
+        c.ponder_hit();
+        assert!(!c.is_pondering());
+        assert!(c.ponder_hit_time().is_some());
+        c.stop();
+        assert!(c.is_stopped());
+        c.reset(false);
+        assert!(!c.is_stopped());
+    }
+}

@@ -1,0 +1,406 @@
+//! The search: iterative deepening alpha-beta (PVS with aspiration windows, quiescence over
+//! captures and capture threats, late-move reductions) over a lock-free transposition table,
+//! with Lazy SMP on scoped threads. Generic over [`Game`]: every family is searched by the same
+//! code, which knows nothing about boards.
+//!
+//! ```
+//! use polydam_engine::diagonal::{rules::Russian, Diagonal};
+//! use polydam_engine::game::Game;
+//! use polydam_engine::history::GameRecord;
+//! use polydam_engine::search::{Limits, SearchControl, Searcher};
+//!
+//! type Russian8 = Diagonal<Russian>;
+//! let mut searcher = Searcher::<Russian8>::new(16, 1);
+//! let record = GameRecord::new(Russian8::start());
+//! let control = SearchControl::new();
+//! let result = searcher.search(&record, &Limits::depth(6), &control, &mut |_info| {});
+//! let best = result.best_move.expect("the start position has moves");
+//! assert!(result.pv.first() == Some(&best));
+//! ```
+
+mod limits;
+mod tt;
+mod types;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use limits::{Clock, Limits, SearchControl};
+pub use tt::{Bound, TranspositionTable, TtHit};
+pub use types::{Depth, Ply, Score, MAX_PLY};
+
+use crate::game::{Duplicates, Game, MoveStyle};
+use crate::history::GameRecord;
+use limits::TimeBudget;
+use worker::{Heuristics, Worker};
+
+/// Progress of a search, reported after every completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<G: Game> {
+    /// The completed iteration's nominal depth.
+    pub depth: Depth,
+    /// Mean distance from the root of the positions where the main thread's iteration reached
+    /// the horizon (below the nominal depth where moves were reduced, above it with
+    /// extensions).
+    pub mean_depth: f64,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: Ply,
+    /// Score of the best move, from the side to move's view.
+    pub score: Score,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Principal variation: a legal line from the root.
+    pub pv: Vec<G::Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<G: Game> {
+    /// The move to play; `None` only when the root has no legal move (or the game is over).
+    pub best_move: Option<G::Move>,
+    /// The expected reply, if known.
+    pub ponder_move: Option<G::Move>,
+    /// Score of the best move, from the side to move's view.
+    pub score: Score,
+    /// Depth of the last completed iteration (0 when none completed).
+    pub depth: Depth,
+    /// Nodes searched, all threads.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// Principal variation, starting with `best_move`: a legal line from the root.
+    pub pv: Vec<G::Move>,
+}
+
+/// The legal-move list of `pos` as the search plays (duplicate capture paths dropped).
+fn legal_moves<G: Game>(pos: &G::Position) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    if G::decided(pos).is_none() {
+        G::generate(pos, Duplicates::Drop, &mut moves);
+    }
+    moves
+}
+
+/// The longest prefix of `pv` that is a legal line from `root`.
+pub fn legal_prefix<G: Game>(root: &G::Position, pv: &[G::Move]) -> Vec<G::Move> {
+    let mut pos = *root;
+    let mut out = Vec::with_capacity(pv.len());
+    for mv in pv {
+        if !legal_moves::<G>(&pos).contains(mv) {
+            break;
+        }
+        out.push(*mv);
+        pos = G::play(&pos, mv);
+    }
+    out
+}
+
+/// The moves of `pv` in text form, space-separated, each written in the position it is played
+/// from.
+pub fn pv_text<G: Game>(root: &G::Position, pv: &[G::Move], style: MoveStyle) -> String {
+    let mut pos = *root;
+    let mut words = Vec::with_capacity(pv.len());
+    for mv in pv {
+        words.push(G::move_text(&pos, mv, style));
+        pos = G::play(&pos, mv);
+    }
+    words.join(" ")
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared {
+    /// Set by the main thread when a limit is reached, to stop the helpers.
+    pub halt: AtomicBool,
+    /// Nodes of each thread, published every few hundred nodes.
+    pub nodes: Vec<PaddedCounter>,
+}
+
+/// A counter on its own cache line, so that threads publishing their counts do not slow
+/// each other down.
+#[repr(align(64))]
+#[derive(Default)]
+pub(crate) struct PaddedCounter(pub AtomicU64);
+
+impl Shared {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// What the main thread needs to decide when to stop.
+pub(crate) struct Clockwork<'a> {
+    pub control: &'a SearchControl,
+    pub limits: Limits,
+    pub started: Instant,
+    /// `None` when no time limit applies (or while pondering).
+    pub budget: Option<TimeBudget>,
+}
+
+impl Clockwork<'_> {
+    /// The instant the clock runs from: the start, or the ponder hit.
+    fn clock_start(&self) -> Instant {
+        self.control.ponder_hit_time().unwrap_or(self.started)
+    }
+
+    /// Whether time is up (hard limit). Never true while pondering.
+    pub fn hard_limit_reached(&self) -> bool {
+        match self.budget {
+            Some(b) if !self.control.is_pondering() => self.clock_start().elapsed() >= b.hard,
+            _ => false,
+        }
+    }
+
+    /// Whether starting another iteration is not worth it (soft limit).
+    pub fn soft_limit_reached(&self) -> bool {
+        match self.budget {
+            Some(b) if !self.control.is_pondering() => self.clock_start().elapsed() >= b.soft,
+            _ => false,
+        }
+    }
+}
+
+/// A searcher for the game `G`: owns the transposition table and the per-thread move-ordering
+/// statistics, and runs searches on the calling thread plus `threads - 1` helpers.
+pub struct Searcher<G: Game> {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    heuristics: Vec<Heuristics<G>>,
+}
+
+impl<G: Game> std::fmt::Debug for Searcher<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("game", &G::NAME)
+            .field("tt", &self.tt)
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a table of `hash_mib` MiB and `threads` search threads (at least 1).
+    pub fn new(hash_mib: usize, threads: usize) -> Searcher<G> {
+        let threads = threads.max(1);
+        Searcher {
+            tt: Arc::new(TranspositionTable::new(hash_mib)),
+            threads,
+            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+        }
+    }
+
+    /// Replaces the table by an empty one of `hash_mib` MiB.
+    pub fn resize_hash(&mut self, hash_mib: usize) {
+        self.tt = Arc::new(TranspositionTable::new(hash_mib));
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.heuristics.resize_with(self.threads, Heuristics::new);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The shared transposition table.
+    pub fn tt(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// Forgets everything learnt (a new game): empties the table and the move-ordering
+    /// statistics. A search after `clear` behaves exactly like one by a new searcher.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
+
+    /// Searches the current position of `root`, whose earlier positions count for repetitions
+    /// and whose counters carry the variant's draw rules into the search.
+    ///
+    /// Returns when a limit is reached or `control` asks to stop. While `control` says the
+    /// search is pondering, or with [`Limits::infinite`], it does not return before
+    /// [`SearchControl::ponder_hit`] / [`SearchControl::stop`], even after finishing.
+    /// `on_info` is called on this thread after every completed iteration.
+    pub fn search(
+        &mut self,
+        root: &GameRecord<G>,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo<G>),
+    ) -> SearchResult<G> {
+        let started = Instant::now();
+        let pos = *root.current();
+        let moves = legal_moves::<G>(&pos);
+        let clockwork = Clockwork {
+            control,
+            limits: *limits,
+            started,
+            budget: TimeBudget::new(limits),
+        };
+
+        if moves.is_empty() {
+            let score = match G::decided(&pos) {
+                Some(o) => worker::outcome_score(o, Ply::ROOT),
+                None => worker::outcome_score(G::no_move_outcome(&pos), Ply::ROOT),
+            };
+            wait_for_release(&clockwork);
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score,
+                depth: Depth::ZERO,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+
+        // One legal move in a game (not an analysis): nothing to think about.
+        if moves.len() == 1 && !limits.analyze && !limits.infinite && limits.is_timed() {
+            wait_for_release(&clockwork);
+            let score = Score::from_eval(G::evaluate(&pos));
+            return SearchResult {
+                best_move: Some(moves[0]),
+                ponder_move: self.ponder_from_tt(&pos, &moves[0]),
+                score,
+                depth: Depth::ZERO,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: vec![moves[0]],
+            };
+        }
+
+        self.tt.new_search();
+        let shared = Shared {
+            halt: AtomicBool::new(false),
+            nodes: (0..self.threads)
+                .map(|_| PaddedCounter::default())
+                .collect(),
+        };
+        let history = root.reversible_hashes();
+        let tt: &TranspositionTable = &self.tt;
+        let (main_h, helper_h) = self.heuristics.split_at_mut(1);
+        let main_h = &mut main_h[0];
+
+        let outcomes = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (i, h) in helper_h.iter_mut().enumerate() {
+                let shared = &shared;
+                let history = &history;
+                let clockwork = &clockwork;
+                let moves = &moves;
+                let spawn = std::thread::Builder::new()
+                    .name(format!("search-{}", i + 1))
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(
+                            i + 1,
+                            tt,
+                            shared,
+                            clockwork,
+                            h,
+                            root,
+                            history,
+                            moves.clone(),
+                        );
+                        w.iterate(&mut |_| {})
+                    });
+                // A helper that cannot be started only costs speed.
+                if let Ok(handle) = spawn {
+                    handles.push(handle);
+                }
+            }
+            let mut main = Worker::new(
+                0,
+                tt,
+                &shared,
+                &clockwork,
+                main_h,
+                root,
+                &history,
+                moves.clone(),
+            );
+            let main_outcome = main.iterate(on_info);
+            // Finished or out of time: release the helpers, but first honour ponder/infinite.
+            wait_for_release(&clockwork);
+            shared.halt.store(true, Ordering::SeqCst);
+            let mut all = vec![main_outcome];
+            for h in handles {
+                if let Ok(o) = h.join() {
+                    all.push(o);
+                }
+            }
+            all
+        });
+
+        let nodes = outcomes.iter().map(|o| o.nodes).sum::<u64>();
+        // The main thread's answer, unless a helper completed a deeper iteration.
+        let mut best = &outcomes[0];
+        for o in &outcomes[1..] {
+            if o.depth > best.depth && o.best_move.is_some() {
+                best = o;
+            }
+        }
+        let mut pv = legal_prefix::<G>(&pos, &best.pv);
+        let best_move = match pv.first() {
+            Some(m) => *m,
+            None => {
+                let m = best
+                    .best_move
+                    .filter(|m| moves.contains(m))
+                    .unwrap_or(moves[0]);
+                pv = vec![m];
+                m
+            }
+        };
+        let ponder_move = match pv.get(1) {
+            Some(m) => Some(*m),
+            None => self.ponder_from_tt(&pos, &best_move),
+        };
+        SearchResult {
+            best_move: Some(best_move),
+            ponder_move,
+            score: best.score,
+            depth: best.depth,
+            nodes,
+            time: started.elapsed(),
+            pv,
+        }
+    }
+
+    /// The reply stored in the table for the position after `mv`, if it is legal.
+    fn ponder_from_tt(&self, pos: &G::Position, mv: &G::Move) -> Option<G::Move> {
+        let child = G::play(pos, mv);
+        let hit = self.tt.probe(G::hash(&child))?;
+        let i = hit.move_index? as usize;
+        legal_moves::<G>(&child).get(i).copied()
+    }
+}
+
+/// Blocks while the search must not return yet: pondering (until the ponder hit) or infinite
+/// (until stopped).
+fn wait_for_release(clockwork: &Clockwork<'_>) {
+    let c = clockwork.control;
+    while !c.is_stopped() && (c.is_pondering() || clockwork.limits.infinite) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// What one thread's iterative deepening produced.
+pub(crate) struct ThreadOutcome<G: Game> {
+    pub best_move: Option<G::Move>,
+    pub score: Score,
+    pub depth: Depth,
+    pub pv: Vec<G::Move>,
+    pub nodes: u64,
+}

@@ -1,0 +1,741 @@
+//! One search thread: iterative deepening, the alpha-beta search, quiescence and move ordering.
+//!
+//! Every thread of a Lazy SMP search runs this same code on the same root and shares only the
+//! transposition table: the threads drift apart through timing and through helpers skipping
+//! some iterations, and what one learns, the others find in the table.
+
+use std::sync::atomic::Ordering;
+
+use super::tt::{Bound, TranspositionTable};
+use super::types::{Depth, Ply, Score, MAX_PLY};
+use super::{Clockwork, Shared, ThreadOutcome};
+use crate::game::{Duplicates, Game, Outcome};
+use crate::history::GameRecord;
+
+/// How often (in nodes) a thread publishes its node count and checks the clock and the stop
+/// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.
+const POLL_INTERVAL: u64 = 1024;
+
+/// Cap of the history scores; bonuses shrink as a score approaches it ("gravity"), so that
+/// recent cutoffs count more than old ones.
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// The score of a finished game `ply` plies from the root, from the side to move's view.
+#[inline]
+pub(crate) fn outcome_score(outcome: Outcome, ply: Ply) -> Score {
+    match outcome {
+        Outcome::Win => Score::win_in(ply),
+        Outcome::Loss => Score::loss_in(ply),
+        Outcome::Draw => Score::DRAW,
+    }
+}
+
+/// Move-ordering statistics of one thread, kept by the [`super::Searcher`] between searches.
+pub(crate) struct Heuristics<G: Game> {
+    /// History scores by side to move and [`Game::move_index`].
+    history: Vec<i32>,
+    /// Two killer moves per ply: quiet moves that caused a cutoff at that ply.
+    killers: Vec<[Option<G::Move>; 2]>,
+}
+
+impl<G: Game> Heuristics<G> {
+    pub fn new() -> Self {
+        Heuristics {
+            history: vec![0; 2 * G::MOVE_INDEX_BOUND.max(1)],
+            killers: vec![[None, None]; MAX_PLY + 2],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [None, None]);
+    }
+
+    #[inline]
+    fn history_slot(pos: &G::Position, mv: &G::Move) -> usize {
+        let side = G::side_to_move(pos).index();
+        let i = G::move_index(pos, mv).min(G::MOVE_INDEX_BOUND.max(1) - 1);
+        side * G::MOVE_INDEX_BOUND.max(1) + i
+    }
+
+    #[inline]
+    fn history(&self, pos: &G::Position, mv: &G::Move) -> i32 {
+        self.history[Self::history_slot(pos, mv)]
+    }
+
+    #[inline]
+    fn update_history(&mut self, pos: &G::Position, mv: &G::Move, bonus: i32) {
+        let h = &mut self.history[Self::history_slot(pos, mv)];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+/// Per-ply scratch space.
+struct Frame<G: Game> {
+    moves: Vec<G::Move>,
+    order: Vec<i32>,
+    pv: Vec<G::Move>,
+    /// Plies since the last irreversible move (repetition window and quiet-move rule).
+    quiet_plies: u16,
+    /// Plies spent under the endgame-counter rule, and its limit, if it applies.
+    endgame_plies: u16,
+    endgame_limit: Option<u16>,
+}
+
+impl<G: Game> Frame<G> {
+    fn new() -> Self {
+        Frame {
+            moves: Vec::with_capacity(64),
+            order: Vec::with_capacity(64),
+            pv: Vec::with_capacity(MAX_PLY),
+            quiet_plies: 0,
+            endgame_plies: 0,
+            endgame_limit: None,
+        }
+    }
+}
+
+/// A root move with its scores, for ordering the next iteration.
+struct RootMove<G: Game> {
+    mv: G::Move,
+    /// Index in the root's legal move list (what the table stores).
+    index: u8,
+    score: Score,
+    previous: Score,
+}
+
+// Written by hand: a derive would demand `G: Copy` of the family marker type.
+impl<G: Game> Clone for RootMove<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Game> Copy for RootMove<G> {}
+
+/// Late-move reduction for a move searched at `depth` as the `n`-th move (both at least 1).
+fn reduction(depth: i32, n: usize) -> i32 {
+    // ln(depth) * ln(n) / 2: the usual shape; late moves at high depth lose most.
+    let r = (depth as f64).ln() * (n as f64).ln() / 2.0;
+    r as i32
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, G: Game> {
+    id: usize,
+    tt: &'a TranspositionTable,
+    shared: &'a Shared,
+    clock: &'a Clockwork<'a>,
+    heur: &'a mut Heuristics<G>,
+    root_pos: G::Position,
+    root_moves: Vec<RootMove<G>>,
+    frames: Vec<Frame<G>>,
+    /// Keys of the game's positions since the last irreversible move, then of the search path:
+    /// `keys[base + ply]` is the key at `ply`.
+    keys: Vec<u64>,
+    base: usize,
+    nodes: u64,
+    next_poll: u64,
+    node_limit: u64,
+    stopped: bool,
+    seldepth: u32,
+    leaf_plies: u64,
+    leaves: u64,
+    lmr: [[u8; 64]; 64],
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: usize,
+        tt: &'a TranspositionTable,
+        shared: &'a Shared,
+        clock: &'a Clockwork<'a>,
+        heur: &'a mut Heuristics<G>,
+        record: &GameRecord<G>,
+        history: &[u64],
+        moves: Vec<G::Move>,
+    ) -> Self {
+        heur.clear();
+        let root_pos = *record.current();
+        let root_moves = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| RootMove {
+                mv: *m,
+                index: i.min(255) as u8,
+                score: -Score::INFINITE,
+                previous: -Score::INFINITE,
+            })
+            .collect();
+        let mut frames: Vec<Frame<G>> = (0..MAX_PLY + 2).map(|_| Frame::new()).collect();
+        frames[0].quiet_plies = record.quiet_plies();
+        frames[0].endgame_limit = G::endgame_ply_limit(&root_pos);
+        frames[0].endgame_plies = record.endgame_plies();
+        let mut keys = history.to_vec();
+        if keys.last() != Some(&G::hash(&root_pos)) {
+            keys.push(G::hash(&root_pos));
+        }
+        let base = keys.len() - 1;
+        keys.resize(base + MAX_PLY + 2, 0);
+        // With one thread the node limit is exact (deterministic); with several it is checked
+        // on the shared total.
+        let node_limit = match clock.limits.nodes {
+            Some(n) if shared.nodes.len() == 1 => n,
+            _ => u64::MAX,
+        };
+        let mut lmr = [[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = reduction(d as i32, n) as u8;
+            }
+        }
+        Worker {
+            id,
+            tt,
+            shared,
+            clock,
+            heur,
+            root_pos,
+            root_moves,
+            frames,
+            keys,
+            base,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            node_limit,
+            stopped: false,
+            seldepth: 0,
+            leaf_plies: 0,
+            leaves: 0,
+            lmr,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Publishes the node count and checks every reason to stop.
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+        if self.shared.halt.load(Ordering::Relaxed) || self.clock.control.is_stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.is_main() {
+            let over_nodes = match self.clock.limits.nodes {
+                Some(n) => self.shared.total_nodes() >= n,
+                None => false,
+            };
+            if over_nodes || self.clock.hard_limit_reached() {
+                self.stopped = true;
+                self.shared.halt.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+    }
+
+    /// Iterative deepening; returns the deepest completed iteration's result.
+    pub fn iterate(&mut self, on_info: &mut dyn FnMut(&super::SearchInfo<G>)) -> ThreadOutcome<G> {
+        let max_depth = self
+            .clock
+            .limits
+            .depth
+            .unwrap_or(Depth::MAX)
+            .min(Depth::MAX)
+            .plies()
+            .max(1);
+        let mut result = ThreadOutcome {
+            best_move: self.root_moves.first().map(|r| r.mv),
+            score: -Score::INFINITE,
+            depth: Depth::ZERO,
+            pv: Vec::new(),
+            nodes: 0,
+        };
+        let mut score = Score::DRAW;
+        for d in 1..=max_depth {
+            // Helpers skip some iterations, so that they are usually one ply ahead of the main
+            // thread and fill the table with deeper results (the classic Lazy SMP skip
+            // pattern: thread i skips depth d when ((d + i) / size) is odd).
+            if !self.is_main() && d > 1 {
+                let size = 1 + (self.id as i32 + 1) / 4;
+                if ((d + self.id as i32) / size) % 2 == 1 {
+                    continue;
+                }
+            }
+            self.seldepth = 0;
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            let depth = Depth(d);
+            let (mut alpha, mut beta) = (-Score::INFINITE, Score::INFINITE);
+            let mut delta = 25;
+            // Aspiration window around the last score once it is stable enough to trust.
+            if d >= 4 && !score.is_decisive() {
+                alpha = (score - delta).max(-Score::INFINITE);
+                beta = (score + delta).min(Score::INFINITE);
+            }
+            loop {
+                let s = self.root(depth, alpha, beta);
+                if self.stopped {
+                    break;
+                }
+                if s <= alpha {
+                    beta = Score::from_centi((alpha.centi() + beta.centi()) / 2);
+                    alpha = (s - delta).max(-Score::INFINITE);
+                } else if s >= beta {
+                    beta = (s + delta).min(Score::INFINITE);
+                } else {
+                    score = s;
+                    break;
+                }
+                delta += delta;
+                if delta > 400 {
+                    alpha = -Score::INFINITE;
+                    beta = Score::INFINITE;
+                }
+            }
+            // Sort the root moves for the next iteration (or for the partial result): best
+            // first, moves never raising alpha after them by their previous score.
+            self.root_moves
+                .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
+            if self.stopped {
+                // A stopped iteration still counts if a move raised alpha in its last window:
+                // the previous best is always searched first, so such a move is at least as
+                // good at the new depth.
+                let first = self.root_moves[0];
+                if first.score > -Score::INFINITE && self.frames[0].pv.first() == Some(&first.mv) {
+                    result.best_move = Some(first.mv);
+                    result.pv = self.frames[0].pv.clone();
+                    result.score = first.score;
+                }
+                break;
+            }
+            for r in &mut self.root_moves {
+                r.previous = r.score;
+            }
+            result.best_move = Some(self.root_moves[0].mv);
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.frames[0].pv.clone();
+            if self.is_main() {
+                self.shared.nodes[self.id]
+                    .0
+                    .store(self.nodes, Ordering::Relaxed);
+                let nodes = self.shared.total_nodes();
+                let time = self.clock.started.elapsed();
+                let secs = time.as_secs_f64();
+                on_info(&super::SearchInfo {
+                    depth,
+                    mean_depth: if self.leaves > 0 {
+                        self.leaf_plies as f64 / self.leaves as f64
+                    } else {
+                        d as f64
+                    },
+                    seldepth: Ply(self.seldepth),
+                    score,
+                    nodes,
+                    time,
+                    nps: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+                    pv: result.pv.clone(),
+                });
+                if self.clock.soft_limit_reached() {
+                    break;
+                }
+                // A forced result seen well within the horizon will not change: stop early
+                // when the search is timed or unbounded (a fixed depth is searched in full).
+                let bounded_only_by_depth =
+                    self.clock.limits.depth.is_some() && !self.clock.limits.is_timed();
+                if let Some(p) = score.plies_to_end() {
+                    if !self.clock.limits.infinite && !bounded_only_by_depth && d as u32 > p + 2 {
+                        break;
+                    }
+                }
+                // A single legal move needs no deep search unless analysing.
+                if self.root_moves.len() == 1 && !self.clock.limits.analyze && d >= 4 {
+                    break;
+                }
+            }
+        }
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+        result.nodes = self.nodes;
+        if result.score == -Score::INFINITE {
+            result.score = Score::DRAW;
+        }
+        result
+    }
+
+    /// Searches the root moves at `depth` within (alpha, beta).
+    fn root(&mut self, depth: Depth, mut alpha: Score, beta: Score) -> Score {
+        let pos = self.root_pos;
+        self.count_node();
+        self.frames[0].pv.clear();
+        self.keys[self.base] = G::hash(&pos);
+        let mut best = -Score::INFINITE;
+        let mut best_index = None;
+        for r in &mut self.root_moves {
+            r.score = -Score::INFINITE;
+        }
+        for i in 0..self.root_moves.len() {
+            let rm = self.root_moves[i];
+            let child = G::play(&pos, &rm.mv);
+            self.enter_child(&pos, &rm.mv, &child, Ply::ROOT);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, -beta, -alpha, depth - 1, Ply(1), true);
+            } else {
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, Ply(1), false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, -beta, -alpha, depth - 1, Ply(1), true);
+                }
+            }
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                self.root_moves[i].score = score;
+                best_index = Some(rm.index);
+                self.update_pv(Ply::ROOT, rm.mv);
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_index.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            G::hash(&pos),
+            best.to_tt(Ply::ROOT),
+            None,
+            depth,
+            bound,
+            best_index,
+        );
+        best
+    }
+
+    /// `frames[ply].pv = mv + frames[ply + 1].pv`.
+    #[inline]
+    fn update_pv(&mut self, ply: Ply, mv: G::Move) {
+        let (head, tail) = self.frames.split_at_mut(ply.index() + 1);
+        let pv = &mut head[ply.index()].pv;
+        pv.clear();
+        pv.push(mv);
+        pv.extend_from_slice(&tail[0].pv);
+    }
+
+    /// Sets up the child frame's draw counters and key for `child` reached by `mv` from `pos`
+    /// at `ply`.
+    #[inline]
+    fn enter_child(&mut self, pos: &G::Position, mv: &G::Move, child: &G::Position, ply: Ply) {
+        let p = ply.index();
+        let irreversible = G::is_irreversible(pos, mv);
+        let parent_quiet = self.frames[p].quiet_plies;
+        let parent_limit = self.frames[p].endgame_limit;
+        let parent_endgame = self.frames[p].endgame_plies;
+        let limit = G::endgame_ply_limit(child);
+        let f = &mut self.frames[p + 1];
+        f.quiet_plies = if irreversible {
+            0
+        } else {
+            parent_quiet.saturating_add(1)
+        };
+        // As in `GameRecord::push`: the counter runs while the same endgame class lasts without
+        // a capture, and restarts at 1 on entering one.
+        f.endgame_plies = match (parent_limit, limit) {
+            (Some(a), Some(b)) if a == b && !G::is_capture(mv) => parent_endgame.saturating_add(1),
+            (_, Some(_)) => 1,
+            _ => 0,
+        };
+        f.endgame_limit = limit;
+        self.keys[self.base + p + 1] = G::hash(child);
+    }
+
+    /// Whether the position at `ply` is drawn by repetition (with the path or the game), by
+    /// the quiet-move rule or by the endgame counter. The caller has checked that the side to
+    /// move has a move (a repeated position always has one).
+    #[inline]
+    fn is_rule_draw(&self, ply: Ply) -> bool {
+        let rules = G::draw_rules();
+        let f = &self.frames[ply.index()];
+        if rules.quiet_plies > 0 && f.quiet_plies >= rules.quiet_plies {
+            return true;
+        }
+        if let Some(limit) = f.endgame_limit {
+            if f.endgame_plies >= limit {
+                return true;
+            }
+        }
+        if rules.repetitions == 0 || f.quiet_plies < 4 {
+            return false;
+        }
+        let here = self.base + ply.index();
+        let key = self.keys[here];
+        let oldest = here.saturating_sub(f.quiet_plies as usize);
+        let mut count = 1;
+        let mut i = here - 2;
+        while i >= oldest {
+            if self.keys[i] == key {
+                // A repetition inside the search path (the root included): the side that
+                // repeated could have deviated, so score it as the draw it can force.
+                if i >= self.base {
+                    return true;
+                }
+                count += 1;
+                if count >= rules.repetitions as usize {
+                    return true;
+                }
+            }
+            if i < 2 {
+                break;
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    /// Quiescence: resolves captures (compulsory, so no standing pat while one exists) and
+    /// otherwise trusts the static evaluation.
+    fn qsearch(&mut self, pos: &G::Position, mut alpha: Score, beta: Score, ply: Ply) -> Score {
+        self.count_node();
+        if ply.0 > self.seldepth {
+            self.seldepth = ply.0;
+        }
+        if let Some(o) = G::decided(pos) {
+            return outcome_score(o, ply);
+        }
+        if ply.index() >= MAX_PLY - 1 {
+            return Score::from_eval(G::evaluate(pos));
+        }
+        let p = ply.index();
+        let mut moves = std::mem::take(&mut self.frames[p].moves);
+        G::generate_captures(pos, &mut moves);
+        if moves.is_empty() {
+            self.frames[p].moves = moves;
+            if !G::has_move(pos) {
+                return outcome_score(G::no_move_outcome(pos), ply);
+            }
+            return Score::from_eval(G::evaluate(pos));
+        }
+        let mut best = -Score::INFINITE;
+        for mv in moves.iter() {
+            let child = G::play(pos, mv);
+            let score = -self.qsearch(&child, -beta, -alpha, ply.next());
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.frames[p].moves = moves;
+        best
+    }
+
+    /// The alpha-beta search (principal variation search) of `pos` at `ply` > 0.
+    fn search(
+        &mut self,
+        pos: &G::Position,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: Depth,
+        ply: Ply,
+        pv_node: bool,
+    ) -> Score {
+        let p = ply.index();
+        self.frames[p].pv.clear();
+        if let Some(o) = G::decided(pos) {
+            return outcome_score(o, ply);
+        }
+        if self.is_rule_draw(ply) && G::has_move(pos) {
+            return Score::DRAW;
+        }
+        if p >= MAX_PLY - 1 {
+            return Score::from_eval(G::evaluate(pos));
+        }
+        // Mate-distance pruning: no line from here can beat a win at the next ply or lose
+        // faster than now.
+        alpha = alpha.max(Score::loss_in(ply));
+        beta = beta.min(Score::win_in(ply.next()));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if depth <= Depth::ZERO {
+            self.leaves += 1;
+            self.leaf_plies += ply.0 as u64;
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+
+        self.count_node();
+        if ply.0 > self.seldepth {
+            self.seldepth = ply.0;
+        }
+        let key = G::hash(pos);
+        let hit = self.tt.probe(key);
+        let mut tt_index = None;
+        if let Some(h) = hit {
+            tt_index = h.move_index;
+            let score = h.score.unpack_tt(ply);
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.frames[p].moves);
+        let mut order = std::mem::take(&mut self.frames[p].order);
+        G::generate(pos, Duplicates::Drop, &mut moves);
+        if moves.is_empty() {
+            self.frames[p].moves = moves;
+            self.frames[p].order = order;
+            return outcome_score(G::no_move_outcome(pos), ply);
+        }
+        // A forced move costs the side nothing to think about: do not count it as a ply.
+        if moves.len() == 1 {
+            depth += 1;
+        }
+        let capture_node = G::is_capture(&moves[0]);
+
+        // Move ordering: table move, then killers, then history.
+        order.clear();
+        let killers = self.heur.killers[p];
+        for (i, mv) in moves.iter().enumerate() {
+            let s = if tt_index == Some(i as u8) {
+                1 << 30
+            } else if killers[0] == Some(*mv) {
+                1 << 29
+            } else if killers[1] == Some(*mv) {
+                (1 << 29) - 1
+            } else {
+                self.heur.history(pos, mv)
+            };
+            order.push(s);
+        }
+
+        let original_alpha = alpha;
+        let mut best = -Score::INFINITE;
+        let mut best_index: Option<usize> = None;
+        let mut searched = 0usize;
+        let n = moves.len();
+        for _ in 0..n {
+            // Pick the best-ordered move left.
+            let mut i = 0;
+            let mut top = i32::MIN;
+            for (j, &s) in order.iter().enumerate() {
+                if s > top {
+                    top = s;
+                    i = j;
+                }
+            }
+            order[i] = i32::MIN;
+            let mv = moves[i];
+            let child = G::play(pos, &mv);
+            self.tt.prefetch(G::hash(&child));
+            self.enter_child(pos, &mv, &child, ply);
+            searched += 1;
+
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.search(&child, -beta, -alpha, new_depth, ply.next(), pv_node);
+            } else {
+                // Late-move reduction of quiet moves that neither capture nor hand the
+                // opponent a capture (such moves are forcing, like checks in chess).
+                let mut r = 0;
+                if depth.plies() >= 3 && !capture_node && searched > 2 && !G::has_capture(&child) {
+                    r = self.lmr[depth.plies().min(63) as usize][searched.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth.plies() - 1);
+                }
+                score = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply.next(), false);
+                if r > 0 && score > alpha && !self.stopped {
+                    score = -self.search(&child, -alpha - 1, -alpha, new_depth, ply.next(), false);
+                }
+                if pv_node && score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, -beta, -alpha, new_depth, ply.next(), true);
+                }
+            }
+            if self.stopped {
+                self.frames[p].moves = moves;
+                self.frames[p].order = order;
+                return Score::DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = Some(i);
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !capture_node {
+                            let k = &mut self.heur.killers[p];
+                            if k[0] != Some(mv) {
+                                k[1] = k[0];
+                                k[0] = Some(mv);
+                            }
+                        }
+                        let bonus = depth.plies() * depth.plies();
+                        self.heur.update_history(pos, &mv, bonus);
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = best_index.filter(|&i| i < 255).map(|i| i as u8);
+        self.tt
+            .store(key, best.to_tt(ply), None, depth, bound, stored_move);
+        self.frames[p].moves = moves;
+        self.frames[p].order = order;
+        best
+    }
+}

@@ -1,0 +1,132 @@
+//! `polydam analyse`: search one position and print each completed iteration.
+
+use std::io::Write;
+use std::time::Duration;
+
+use polydam_engine::game::{Game, MoveStyle};
+use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
+use polydam_engine::variants::{dispatch, GameVisitor};
+
+use super::{setup, CliError};
+
+/// Options of `polydam analyse`.
+#[derive(Clone, Debug)]
+pub struct AnalyseOptions {
+    /// Variant name.
+    pub variant: String,
+    /// Start position (FEN or Hub string), or the variant's start.
+    pub fen: Option<String>,
+    /// Moves to play first.
+    pub moves: Option<String>,
+    /// Depth limit.
+    pub depth: Option<i32>,
+    /// Time limit in seconds.
+    pub movetime: Option<f64>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+}
+
+/// Depth searched when no limit is given.
+const DEFAULT_DEPTH: i32 = 14;
+
+struct AnalyseJob<'a, W: Write> {
+    opts: &'a AnalyseOptions,
+    out: &'a mut W,
+}
+
+impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let o = self.opts;
+        let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let root = *record.current();
+        let mut limits = Limits {
+            analyze: true,
+            ..Limits::default()
+        };
+        limits.depth = o.depth.map(polydam_engine::search::Depth);
+        limits.nodes = o.nodes;
+        if let Some(s) = o.movetime {
+            if !s.is_finite() || s < 0.0 {
+                return Err(CliError(format!(
+                    "--movetime must be a positive number, not {s}"
+                )));
+            }
+            limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
+        }
+        if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
+            limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
+        }
+        let mut searcher = Searcher::<G>::new(o.hash_mib, o.threads);
+        let control = SearchControl::new();
+        let mut write_error = None;
+        let out = &mut *self.out;
+        let result = searcher.search(&record, &limits, &control, &mut |info: &SearchInfo<G>| {
+            let line = format!(
+                "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0} pv {}",
+                info.depth,
+                info.mean_depth,
+                info.seldepth,
+                info.score,
+                info.nodes,
+                info.time.as_secs_f64(),
+                info.nps,
+                pv_text::<G>(&root, &info.pv, MoveStyle::Hub)
+            );
+            if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+                write_error.get_or_insert(e);
+                control.stop();
+            }
+        });
+        if let Some(e) = write_error {
+            return Err(CliError(format!("cannot write output: {e}")));
+        }
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        match result.best_move {
+            Some(mv) => {
+                let ponder = result
+                    .ponder_move
+                    .map(|p| {
+                        let after = G::play(&root, &mv);
+                        format!(" ponder {}", G::move_text(&after, &p, MoveStyle::Hub))
+                    })
+                    .unwrap_or_default();
+                writeln!(
+                    self.out,
+                    "bestmove {}{ponder} (score {}, depth {}, nodes {}, time {:.3})",
+                    G::move_text(&root, &mv, MoveStyle::Hub),
+                    result.score,
+                    result.depth,
+                    result.nodes,
+                    result.time.as_secs_f64()
+                )
+                .map_err(io)?;
+            }
+            None => writeln!(
+                self.out,
+                "bestmove none (game over, score {})",
+                result.score
+            )
+            .map_err(io)?,
+        }
+        Ok(())
+    }
+}
+
+/// Runs `polydam analyse`, writing its lines to `out`.
+pub fn run_analyse<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), CliError> {
+    if opts.threads == 0 {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    if let Some(d) = opts.depth {
+        if d < 1 {
+            return Err(CliError("--depth must be at least 1".into()));
+        }
+    }
+    dispatch(&opts.variant, AnalyseJob { opts, out })?
+}
