@@ -19,7 +19,7 @@ pub enum EndReason {
 }
 
 /// A game from some position on, with its draw counters.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GameRecord<G: Game> {
     positions: Vec<G::Position>,
     moves: Vec<G::Move>,
@@ -27,6 +27,18 @@ pub struct GameRecord<G: Game> {
     quiet_plies: Vec<u16>,
     /// Plies spent in the current endgame-counter material, for each position.
     endgame_plies: Vec<u16>,
+}
+
+// Written by hand: a derive would require `G: Clone`, and game types are markers.
+impl<G: Game> Clone for GameRecord<G> {
+    fn clone(&self) -> Self {
+        GameRecord {
+            positions: self.positions.clone(),
+            moves: self.moves.clone(),
+            quiet_plies: self.quiet_plies.clone(),
+            endgame_plies: self.endgame_plies.clone(),
+        }
+    }
 }
 
 impl<G: Game> GameRecord<G> {

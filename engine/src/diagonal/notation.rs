@@ -93,6 +93,9 @@ fn parse_square<R: Rules>(token: &str) -> Result<usize, String> {
     if token.is_empty() {
         return Err("empty square".into());
     }
+    if token.chars().count() > 12 {
+        return Err(format!("'{}' is not a square", truncate(token)));
+    }
     let squares = R::SHEET.board.squares();
     if token.bytes().all(|b| b.is_ascii_digit()) {
         let n: usize = token
@@ -161,7 +164,7 @@ impl fmt::Display for SetupError {
                 f,
                 "character '{ch}' at position {index} is not a piece code (w, b, W, B or e)"
             ),
-            SetupError::BadToken(t) => write!(f, "{}", truncate(t)),
+            SetupError::BadToken(t) => f.write_str(t),
             SetupError::SquareTwice(n) => write!(f, "square {n} is given twice"),
             SetupError::ManOnPromotionRow { side, square } => write!(
                 f,
@@ -284,7 +287,8 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
             None => continue,
             Some(_) => {
                 return Err(SetupError::BadToken(format!(
-                    "FEN section '{section}' must start with W or B"
+                    "FEN section '{}' must start with W or B",
+                    truncate(section)
                 )))
             }
         };
@@ -311,15 +315,17 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
                     setup.pieces.push((s, owner, king));
                 }
             } else {
-                let s = parse_square::<R>(rest)
-                    .map_err(|e| SetupError::BadToken(format!("FEN item '{item}': {e}")))?;
+                let s = parse_square::<R>(rest).map_err(|e| {
+                    SetupError::BadToken(format!("FEN item '{}': {e}", truncate(item)))
+                })?;
                 setup.pieces.push((s, owner, king));
             }
         }
     }
     if !seen_colour {
         return Err(SetupError::BadToken(format!(
-            "FEN '{body}' has no piece list (expected e.g. W:W31-50:B1-20)"
+            "FEN '{}' has no piece list (expected e.g. W:W31-50:B1-20)",
+            truncate(body)
         )));
     }
     Ok(setup)
@@ -327,7 +333,8 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
 
 fn bad_fen_item(item: &str) -> SetupError {
     SetupError::BadToken(format!(
-        "FEN item '{item}' is not a square, a range or K+square"
+        "FEN item '{}' is not a square, a range or K+square",
+        truncate(item)
     ))
 }
 
