@@ -145,10 +145,6 @@ struct Masks {
     advance_row: [[u64; 10]; 2],
     /// The central squares (the same for both sides).
     centre: u64,
-    /// The files, weighted by distance from the middle: `left[w]` holds the files on the left
-    /// half with weight `w` (1 = next to the middle), `right[w]` the same on the right.
-    left: [u64; 6],
-    right: [u64; 6],
     /// `[side][bit]`: the forward triangle of a man of `side` on `bit`, up to the far row.
     cone: [[u64; 64]; 2],
 }
@@ -174,8 +170,6 @@ const fn build_masks(g: Geometry) -> Masks {
     }
     let width = 2 * g.half;
     let mut centre = 0u64;
-    let mut left = [0u64; 6];
-    let mut right = [0u64; 6];
     let mut cone = [[0u64; 64]; 2];
     let mut s = 0;
     while s < g.squares() {
@@ -184,14 +178,6 @@ const fn build_masks(g: Geometry) -> Masks {
         let b = 1u64 << bit;
         if (r == g.rows / 2 - 1 || r == g.rows / 2) && f >= 2 && f + 3 <= width {
             centre |= b;
-        }
-        // Files 0..width-1; the middle is between width/2 - 1 and width/2.
-        if f < width / 2 {
-            let w = (width / 2 - f).div_ceil(2) as usize;
-            left[w] |= b;
-        } else {
-            let w = (f - width / 2 + 2) as usize / 2;
-            right[w] |= b;
         }
         // Cones: every square ahead within the widening triangle.
         let mut t = 0;
@@ -211,8 +197,6 @@ const fn build_masks(g: Geometry) -> Masks {
     Masks {
         advance_row,
         centre,
-        left,
-        right,
         cone,
     }
 }
@@ -307,136 +291,259 @@ pub fn can_move<R: Rules>(pos: &Position) -> bool {
     can_capture::<R>(pos, pos.side)
 }
 
-/// The evaluation terms of one side, in the middle game (`mid`) and the endgame (`end`).
-struct SideTerms {
-    mid: i32,
-    end: i32,
+/// Per-square tables of one kind of variant, built at compile time from its [`Weights`].
+///
+/// The men's terms are summed by bytes of the bitboard rather than bit by bit: `men[side][c][x]`
+/// holds the sum over the men in byte `x` at byte position `c`, so that a side's men cost one
+/// lookup per byte of the board, with no loop and no branch. Each entry packs four 16-bit
+/// fields, see [`Packed4`].
+struct Tables {
+    men: [[[i64; 256]; 8]; 2],
+}
+
+/// Four signed 16-bit fields in one `i64`, summed with plain additions as long as every field's
+/// total fits in 16 bits: middle-game value, endgame value, left/right balance, count of men.
+struct Packed4;
+
+impl Packed4 {
+    const fn pack(mid: i32, end: i32, balance: i32, count: i32) -> i64 {
+        mid as i64 + ((end as i64) << 16) + ((balance as i64) << 32) + ((count as i64) << 48)
+    }
+
+    #[inline(always)]
+    fn unpack(v: i64) -> [i32; 4] {
+        let a = v as i16 as i64;
+        let v = (v - a) >> 16;
+        let b = v as i16 as i64;
+        let v = (v - b) >> 16;
+        let c = v as i16 as i64;
+        let v = (v - c) >> 16;
+        [a as i32, b as i32, c as i32, v as i16 as i32]
+    }
+}
+
+/// `mid` and `end` packed in one `i32`, so that one addition updates both.
+const fn pack(mid: i32, end: i32) -> i32 {
+    mid + (end << 16)
 }
 
 #[inline(always)]
-fn side_terms<R: Rules>(pos: &Position, side: Side, w: &Weights, m: &Masks) -> SideTerms {
+fn unpack(packed: i32) -> (i32, i32) {
+    let mid = packed as i16 as i32;
+    let end = (packed - mid) >> 16;
+    (mid, end)
+}
+
+const fn build_tables(g: Geometry, w: &Weights) -> Tables {
+    let m = build_masks(g);
+    // Per-square values first.
+    let mut square = [[0i64; 64]; 2];
+    let width = 2 * g.half;
+    let mut s = 0;
+    while s < g.squares() {
+        let (r, f) = g.row_file(s);
+        let bit = g.bit_index(s) as usize;
+        let centre = if m.centre & (1u64 << bit) != 0 {
+            w.centre
+        } else {
+            0
+        };
+        // The file's signed distance from the middle, negative on the left.
+        let balance = if f < width / 2 {
+            -((width / 2 - f).div_ceil(2) as i32)
+        } else {
+            ((f - width / 2 + 2) / 2) as i32
+        };
+        let mut side = 0;
+        while side < 2 {
+            let a = if side == 0 { g.rows - 1 - r } else { r } as usize;
+            let mid = w.man + w.advance[a] + centre;
+            let end = w.man + w.advance_endgame[a];
+            square[side][bit] = Packed4::pack(mid, end, balance, 1);
+            side += 1;
+        }
+        s += 1;
+    }
+    // Then the byte sums.
+    let mut men = [[[0i64; 256]; 8]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut c = 0;
+        while c < 8 {
+            let mut x = 0;
+            while x < 256 {
+                let mut sum = 0i64;
+                let mut k = 0;
+                while k < 8 {
+                    if x & (1 << k) != 0 {
+                        sum += square[side][c * 8 + k];
+                    }
+                    k += 1;
+                }
+                men[side][c][x] = sum;
+                x += 1;
+            }
+            c += 1;
+        }
+        side += 1;
+    }
+    Tables { men }
+}
+
+static TEN_FLYING_TABLES: Tables = build_tables(TEN, &TEN_FLYING);
+static EIGHT_FLYING_TABLES: Tables = build_tables(EIGHT, &EIGHT_FLYING);
+static EIGHT_SHORT_TABLES: Tables = build_tables(EIGHT, &EIGHT_SHORT);
+static BREAKTHROUGH_TABLES: Tables = build_tables(TEN, &BREAKTHROUGH);
+static ANTIDRAUGHTS_TABLES: Tables = build_tables(TEN, &ANTIDRAUGHTS);
+
+#[inline(always)]
+fn tables<R: Rules>() -> &'static Tables {
+    match R::SHEET.goal {
+        Goal::NoMoveWins => &ANTIDRAUGHTS_TABLES,
+        Goal::FirstKingWins => &BREAKTHROUGH_TABLES,
+        Goal::Normal => {
+            if R::SHEET.board.half == TEN.half {
+                &TEN_FLYING_TABLES
+            } else if R::SHEET.flying_kings {
+                &EIGHT_FLYING_TABLES
+            } else {
+                &EIGHT_SHORT_TABLES
+            }
+        }
+    }
+}
+
+/// One side's terms: packed mid/end score, and the piece counts the caller needs.
+struct SideTerms {
+    packed: i32,
+    men: i32,
+    kings: i32,
+}
+
+/// The men of `side` through its byte tables: `[mid, end, balance, count]`.
+#[inline(always)]
+fn men_terms<R: Rules>(men: u64, side: usize, t: &Tables) -> [i32; 4] {
+    // Only the bytes the board uses: 7 on 10x10, 5 on 8x8.
+    let bytes = (R::SHEET.board.mask().ilog2() / 8 + 1) as usize;
+    let mut v = 0i64;
+    for c in 0..bytes.min(8) {
+        v += t.men[side][c][((men >> (8 * c)) & 0xFF) as usize];
+    }
+    Packed4::unpack(v)
+}
+
+#[inline(always)]
+fn side_terms<R: Rules>(
+    pos: &Position,
+    side: Side,
+    w: &Weights,
+    m: &Masks,
+    men_packed: i32,
+    balance: i32,
+    n_men: i32,
+) -> SideTerms {
     let s = side.index();
     let own = pos.pieces[s];
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let enemy = pos.pieces[1 - s];
+    let enemy_kings = pos.pieces[1 - s] & pos.kings;
     let empty = !pos.occupied() & board_mask::<R>();
 
-    let mut mid = 0;
-    let mut end = 0;
-    let rows = R::SHEET.board.rows as usize;
-    for a in 1..rows.min(10) {
-        let n = (men & m.advance_row[s][a]).count_ones() as i32;
-        mid += n * w.advance[a];
-        end += n * w.advance_endgame[a];
-    }
-    let positional = (men & m.centre).count_ones() as i32 * w.centre;
-    mid += positional;
+    // Material, advancement and centre come from the tables; a side with all its men on one
+    // wing gets squeezed.
+    let mut packed = men_packed - pack(balance.abs() * w.balance, 0);
 
-    if enemy & pos.kings == 0 {
-        mid += (men & m.advance_row[s][0]).count_ones() as i32 * w.back_guard;
+    if enemy_kings == 0 && w.back_guard != 0 {
+        let guards = (men & m.advance_row[s][0]).count_ones() as i32;
+        packed += pack(guards * w.back_guard, 0);
     }
 
-    // Left/right balance: a side with all its men on one wing gets squeezed.
-    let mut left = 0;
-    let mut right = 0;
-    for k in 1..6 {
-        left += (men & m.left[k]).count_ones() as i32 * k as i32;
-        right += (men & m.right[k]).count_ones() as i32 * k as i32;
-    }
-    mid -= (left - right).abs() * w.balance;
-
-    // Men mobility: free forward steps.
-    let mut steps = 0;
-    for d in 0..4 {
-        if is_forward(side, d) {
-            steps += (step::<R>(men, d) & empty).count_ones() as i32;
-        }
-    }
-    mid += steps * w.mobility;
-    end += steps * w.mobility;
-
-    // Kings: mobility along their diagonals.
-    if kings != 0 && w.king_mobility != 0 {
-        let mut k = kings;
-        let mut squares = 0;
-        while k != 0 {
-            let b = k & k.wrapping_neg();
-            k &= k - 1;
-            for d in 0..4 {
-                squares += (ray::<R>(b, d, empty) & empty).count_ones() as i32;
+    // Men mobility: free forward steps (a side that runs out of moves loses).
+    if w.mobility != 0 {
+        let mut steps = 0;
+        for d in 0..4 {
+            if is_forward(side, d) {
+                steps |= step::<R>(men, d) & empty;
             }
         }
-        mid += squares * w.king_mobility;
-        end += squares * w.king_mobility;
+        let n = steps.count_ones() as i32 * w.mobility;
+        packed += pack(n, n);
+    }
+
+    // Kings: value and mobility along their diagonals.
+    let mut n_kings = 0;
+    let mut k = kings;
+    while k != 0 {
+        let b = k & k.wrapping_neg();
+        k &= k - 1;
+        n_kings += 1;
+        let mut squares = 0;
+        if w.king_mobility != 0 {
+            for d in 0..4 {
+                squares |= ray::<R>(b, d, empty) & empty;
+            }
+        }
+        let v = w.king + squares.count_ones() as i32 * w.king_mobility;
+        packed += pack(v, v);
     }
 
     // Runaways: a man whose forward triangle is empty reaches the far row unless an enemy
     // king can catch it.
-    if enemy & pos.kings == 0 {
+    if enemy_kings == 0 {
+        let rows = R::SHEET.board.rows as usize;
         let occupied = pos.occupied();
         for a in rows / 2..rows - 1 {
             let mut c = men & m.advance_row[s][a];
             while c != 0 {
-                let b = c.trailing_zeros() as usize;
+                let i = c.trailing_zeros() as usize;
                 c &= c - 1;
-                if m.cone[s][b] & occupied == 0 {
-                    let to_go = rows - 1 - a;
-                    mid += w.runaway[to_go];
-                    end += w.runaway[to_go];
+                if m.cone[s][i] & occupied == 0 {
+                    let v = w.runaway[rows - 1 - a];
+                    packed += pack(v, v);
                 }
             }
         }
     }
-    SideTerms { mid, end }
+    SideTerms {
+        packed,
+        men: n_men,
+        kings: n_kings,
+    }
 }
 
 /// Static evaluation from the side to move's view, in hundredths of a man.
 pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     let w = weights::<R>();
+    let t = tables::<R>();
     let m = masks::<R>();
-    let us = pos.side;
-    let them = us.opponent();
-    let material = |side: Side| {
-        let own = pos.pieces[side.index()];
-        (own & !pos.kings).count_ones() as i32 * w.man
-            + (own & pos.kings).count_ones() as i32 * w.king
-    };
-    let mat_us = material(us);
-    let mat_them = material(them);
+    let s = pos.side.index();
+    let [mid, end, bal, n] = men_terms::<R>(pos.pieces[s] & !pos.kings, s, t);
+    let us = side_terms::<R>(pos, pos.side, w, m, pack(mid, end), bal, n);
+    let [mid, end, bal, n] = men_terms::<R>(pos.pieces[1 - s] & !pos.kings, 1 - s, t);
+    let them = side_terms::<R>(pos, pos.side.opponent(), w, m, pack(mid, end), bal, n);
 
-    let a = side_terms::<R>(pos, us, w, m);
-    let b = side_terms::<R>(pos, them, w, m);
-
-    // Taper between the middle-game and endgame terms by the men left on the board.
+    // Taper between the middle-game and endgame values by the men left on the board.
     let g = R::SHEET.board;
     let start_men = (2 * g.half * (g.rows / 2 - 1)) as i32;
-    let men_left = (pos.occupied() & !pos.kings).count_ones() as i32;
-    let phase = men_left.min(start_men);
-    let positional =
-        ((a.mid - b.mid) * phase + (a.end - b.end) * (start_men - phase)) / start_men.max(1);
-
-    let mut score = mat_us - mat_them + positional;
+    let phase = (us.men + them.men).min(start_men);
+    let (mid, end) = unpack(us.packed - them.packed);
+    let mut score = (mid * phase + end * (start_men - phase)) / start_men;
 
     if R::SHEET.goal == Goal::Normal {
         // Trading down when ahead: the same advantage is worth more with less material left
         // (`exchange` percent more once everything is gone).
+        let mat_us = us.men * w.man + us.kings * w.king;
+        let mat_them = them.men * w.man + them.kings * w.king;
         let diff = mat_us - mat_them;
         let start = start_men * w.man;
         let gone = (start - (mat_us + mat_them).min(start)).max(0);
-        score += diff * w.exchange / 100 * gone / start.max(1);
+        score += diff * w.exchange / 100 * gone / start;
 
         // Few pieces against a king rarely win with flying kings: shrink the advantage.
-        if R::SHEET.flying_kings {
-            let (strong, weak) = if diff > 0 { (us, them) } else { (them, us) };
-            let sp = pos.pieces[strong.index()];
-            let wp = pos.pieces[weak.index()];
-            let limit = if R::SHEET.board.half == TEN.half {
-                3
-            } else {
-                2
-            };
-            if diff != 0 && wp & pos.kings != 0 && sp.count_ones() <= limit {
+        if R::SHEET.flying_kings && diff != 0 {
+            let (strong, weak) = if diff > 0 { (&us, &them) } else { (&them, &us) };
+            let limit = if g.half == TEN.half { 3 } else { 2 };
+            if weak.kings > 0 && strong.men + strong.kings <= limit {
                 score /= 8;
             }
         }

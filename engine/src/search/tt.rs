@@ -118,9 +118,90 @@ fn unpack(data: u64) -> Option<TtHit> {
     })
 }
 
+/// The buckets, in memory aligned to 2 MiB and (on Linux) marked for transparent huge pages:
+/// with 4 KiB pages nearly every probe of a large table also misses the TLB, and the page walk
+/// measured as costly as the cache miss itself.
+struct BucketArray {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buckets are only ever accessed through atomics.
+unsafe impl Send for BucketArray {}
+// SAFETY: as above; shared references only hand out `&Bucket`, whose fields are atomics.
+unsafe impl Sync for BucketArray {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
+impl BucketArray {
+    /// `len` zeroed buckets (at least one).
+    fn new(len: usize) -> BucketArray {
+        let len = len.max(1);
+        let bytes = len * std::mem::size_of::<Bucket>();
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        let size = bytes.div_ceil(align) * align;
+        let layout = match std::alloc::Layout::from_size_align(size, align) {
+            Ok(l) => l,
+            Err(_) => std::alloc::Layout::new::<Bucket>(),
+        };
+        // SAFETY: `layout` has a non-zero size.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
+            std::alloc::handle_alloc_error(layout);
+        };
+        // Advise before the first touch: zeroing is what faults the pages in, and only pages
+        // faulted after the advice become huge pages.
+        advise_huge_pages(raw, layout.size());
+        // SAFETY: `raw` is valid for `layout.size()` bytes; all-zero bytes are a valid `Bucket`
+        // (atomics holding 0), so the memory is initialised afterwards.
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        BucketArray {
+            ptr,
+            len: layout.size() / std::mem::size_of::<Bucket>(),
+            layout,
+        }
+    }
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` initialised buckets owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketArray {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with exactly this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(ptr: *mut u8, len: usize) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    const MADV_HUGEPAGE: i32 = 14;
+    if len >= HUGE_PAGE {
+        // SAFETY: the range is our own fresh allocation; madvise only changes how the kernel
+        // backs it, and a failure (no THP support) is harmless, so its result is ignored.
+        unsafe {
+            madvise(ptr as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_ptr: *mut u8, _len: usize) {}
+
 /// A lock-free transposition table shared by all search threads.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: BucketArray,
     /// Incremented by each new search; entries from earlier searches are replaced first.
     age: AtomicU64,
 }
@@ -130,22 +211,20 @@ impl TranspositionTable {
     pub fn new(mib: usize) -> TranspositionTable {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets,
+            buckets: BucketArray::new(n),
             age: AtomicU64::new(0),
         }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.len * std::mem::size_of::<Bucket>()
     }
 
     /// Empties every entry (a new game).
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.as_slice() {
             for e in &b.entries {
                 e.key_xor_data.store(0, Ordering::Relaxed);
                 e.data.store(0, Ordering::Relaxed);
@@ -167,8 +246,9 @@ impl TranspositionTable {
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto any table size, not only powers of two.
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let buckets = self.buckets.as_slice();
+        let i = ((key as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[i]
     }
 
     /// Asks the processor to start loading the bucket of `key`.
@@ -250,9 +330,10 @@ impl TranspositionTable {
     /// Permille of sampled entries written by the current search (the Hub/UCI "hashfull").
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        let sample = self.buckets.len().min(250);
+        let buckets = self.buckets.as_slice();
+        let sample = buckets.len().min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &buckets[..sample] {
             for e in &b.entries {
                 let data = e.data.load(Ordering::Relaxed);
                 if data != 0 && age_of(data) == age {

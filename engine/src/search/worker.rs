@@ -523,6 +523,9 @@ impl<'a, G: Game> Worker<'a, G> {
     /// otherwise trusts the static evaluation.
     fn qsearch(&mut self, pos: &G::Position, mut alpha: Score, beta: Score, ply: Ply) -> Score {
         self.count_node();
+        if self.stopped {
+            return Score::DRAW;
+        }
         if ply.0 > self.seldepth {
             self.seldepth = ply.0;
         }
@@ -532,16 +535,15 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply.index() >= MAX_PLY - 1 {
             return Score::from_eval(G::evaluate(pos));
         }
-        let p = ply.index();
-        let mut moves = std::mem::take(&mut self.frames[p].moves);
-        G::generate_captures(pos, &mut moves);
-        if moves.is_empty() {
-            self.frames[p].moves = moves;
+        if !G::has_capture(pos) {
             if !G::has_move(pos) {
                 return outcome_score(G::no_move_outcome(pos), ply);
             }
             return Score::from_eval(G::evaluate(pos));
         }
+        let p = ply.index();
+        let mut moves = std::mem::take(&mut self.frames[p].moves);
+        G::generate_captures(pos, &mut moves);
         let mut best = -Score::INFINITE;
         for mv in moves.iter() {
             let child = G::play(pos, mv);
@@ -592,15 +594,36 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
 
-        if depth <= Depth::ZERO {
+        // At the horizon, a position where the opponent threatens to capture is not quiet:
+        // standing pat would assume the threat away, and one more ply (every move, each
+        // followed by quiescence) sees whether it can be parried. The extended node's children
+        // get depth -1, so the extension never chains.
+        let mut horizon_extension = false;
+        if depth == Depth::ZERO && !G::has_capture(pos) && G::capture_threat(pos) {
+            depth = Depth::ONE;
+            horizon_extension = true;
+        } else if depth <= Depth::ZERO {
             self.leaves += 1;
             self.leaf_plies += ply.0 as u64;
             return self.qsearch(pos, alpha, beta, ply);
         }
 
         self.count_node();
+        if self.stopped {
+            return Score::DRAW;
+        }
         if ply.0 > self.seldepth {
             self.seldepth = ply.0;
+        }
+        // Generate before probing the table: the bucket, prefetched by the parent, has time to
+        // arrive while the moves are generated.
+        let mut moves = std::mem::take(&mut self.frames[p].moves);
+        let mut order = std::mem::take(&mut self.frames[p].order);
+        G::generate(pos, Duplicates::Drop, &mut moves);
+        if moves.is_empty() {
+            self.frames[p].moves = moves;
+            self.frames[p].order = order;
+            return outcome_score(G::no_move_outcome(pos), ply);
         }
         let key = G::hash(pos);
         let hit = self.tt.probe(key);
@@ -615,19 +638,13 @@ impl<'a, G: Game> Worker<'a, G> {
                     Bound::Upper => score <= alpha,
                 };
                 if cut {
+                    self.frames[p].moves = moves;
+                    self.frames[p].order = order;
                     return score;
                 }
             }
         }
 
-        let mut moves = std::mem::take(&mut self.frames[p].moves);
-        let mut order = std::mem::take(&mut self.frames[p].order);
-        G::generate(pos, Duplicates::Drop, &mut moves);
-        if moves.is_empty() {
-            self.frames[p].moves = moves;
-            self.frames[p].order = order;
-            return outcome_score(G::no_move_outcome(pos), ply);
-        }
         // A forced move costs the side nothing to think about: do not count it as a ply.
         if moves.len() == 1 {
             depth += 1;
@@ -668,11 +685,19 @@ impl<'a, G: Game> Worker<'a, G> {
             order[i] = i32::MIN;
             let mv = moves[i];
             let child = G::play(pos, &mv);
-            self.tt.prefetch(G::hash(&child));
+            // The child probes the table first thing (unless it is a quiescence node): start
+            // loading its bucket now, the miss costs as much as the rest of the node.
+            if depth.plies() > 1 {
+                self.tt.prefetch(G::hash(&child));
+            }
             self.enter_child(pos, &mv, &child, ply);
             searched += 1;
 
-            let new_depth = depth - 1;
+            let new_depth = if horizon_extension {
+                Depth(-1)
+            } else {
+                depth - 1
+            };
             let mut score;
             if searched == 1 {
                 score = -self.search(&child, -beta, -alpha, new_depth, ply.next(), pv_node);

@@ -28,57 +28,57 @@ pub const POSITIONS: &[BenchPosition] = &[
     BenchPosition {
         variant: "international",
         fen: "start",
-        depth: 12,
+        depth: 11,
     },
     BenchPosition {
         variant: "international",
-        fen: "W:W25,27,28,30,32,33,34,35,37,38,39,40,42,43,44,46,48,49:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,22,23,24,26",
-        depth: 12,
+        fen: "W:W26-28,32-36,38,39,42,45,46,48-50:B2,3,5-7,9,14,16-21,23-25",
+        depth: 11,
     },
     BenchPosition {
         variant: "international",
-        fen: "B:W21,25,27,28,30,32,33,34,35,36,37,38,40,41,43,44,45,47:B1,2,3,5,6,8,9,10,12,13,14,15,16,17,18,19,20,23",
-        depth: 12,
+        fen: "W:W26,28,30,32,33,35,38,40,43,45-50:B1,2,4-6,9,12,14-17,19,21,22,24",
+        depth: 11,
     },
     BenchPosition {
         variant: "international",
-        fen: "W:W23,26,27,29,32,33,35,37,38,39,42,43:B6,8,9,12,13,14,15,16,17,18,19,24",
+        fen: "W:W13,23,33,34,36,37,43,49:B12,14,15,22,26,27",
         depth: 13,
     },
     BenchPosition {
         variant: "international",
-        fen: "W:WK3,28,33,38,41:B9,16,K24,26,36",
-        depth: 12,
+        fen: "W:WK47,31,33,38,39:B8,13,K45,19,16",
+        depth: 11,
     },
     BenchPosition {
         variant: "russian",
         fen: "start",
-        depth: 14,
+        depth: 13,
     },
     BenchPosition {
         variant: "russian",
-        fen: "W:W13,18,21,22,25,27,29,31,32:B1,2,3,6,7,10,11,12,19",
-        depth: 14,
+        fen: "W:W12,13,23,24,26,28,30,32:B3,4,6,9-11,15",
+        depth: 13,
     },
     BenchPosition {
         variant: "english",
         fen: "start",
-        depth: 14,
+        depth: 13,
     },
     BenchPosition {
         variant: "english",
-        fen: "B:W14,17,18,21,22,23,25,26,27,30,31:B1,2,3,5,6,7,9,10,11,12,16",
-        depth: 14,
+        fen: "B:W11,21-24,26,28,30,32:B2,4,5,7-10,14",
+        depth: 13,
     },
     BenchPosition {
         variant: "italian",
         fen: "start",
-        depth: 14,
+        depth: 13,
     },
     BenchPosition {
         variant: "brazilian",
         fen: "start",
-        depth: 14,
+        depth: 13,
     },
     BenchPosition {
         variant: "antidraughts",
@@ -119,7 +119,12 @@ impl GameVisitor for BenchJob<'_> {
         let mut searcher = Searcher::<G>::new(self.hash_mib, 1);
         let control = SearchControl::new();
         let started = Instant::now();
-        let result = searcher.search(&record, &Limits::depth(p.depth), &control, &mut |_| {});
+        // `analyze`: a forced move is searched like any other position.
+        let limits = Limits {
+            analyze: true,
+            ..Limits::depth(p.depth)
+        };
+        let result = searcher.search(&record, &limits, &control, &mut |_| {});
         let time = started.elapsed();
         let best = result
             .best_move
