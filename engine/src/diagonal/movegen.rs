@@ -26,16 +26,16 @@ pub(crate) fn step<R: Rules>(b: u64, d: usize) -> u64 {
 /// Mask of all playing squares.
 #[inline(always)]
 pub(crate) fn board_mask<R: Rules>() -> u64 {
-    R::SHEET.board.mask()
+    // `const` blocks make sure the mask loops run at compile time, not at every node.
+    const { R::SHEET.board.mask() }
 }
 
 /// The row on which `side`'s men are crowned.
 #[inline(always)]
 pub(crate) fn promotion_row<R: Rules>(side: Side) -> u64 {
-    let g = R::SHEET.board;
     match side {
-        Side::White => g.row_mask(0),
-        Side::Black => g.row_mask(g.rows - 1),
+        Side::White => const { R::SHEET.board.row_mask(0) },
+        Side::Black => const { R::SHEET.board.row_mask(R::SHEET.board.rows - 1) },
     }
 }
 
