@@ -14,6 +14,7 @@
 pub mod diagonal;
 pub mod game;
 pub mod history;
+pub mod orthogonal;
 pub mod perft;
 pub mod search;
 pub mod variants;

@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::diagonal::{rules as dr, Diagonal};
 use crate::game::{DrawRules, Game};
+use crate::orthogonal::{rules as or, Orthogonal};
 
 /// The four families of the project; each is one implementation of [`Game`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +150,66 @@ registry! {
         "dbc with the halt when the last two captured pieces are kings";
     "constitutional", [], Diagonal, Diagonal<dr::Constitutional>,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
+    "turkish", [], Orthogonal, Orthogonal<or::Turkish>,
+        "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
+    "turkish-modified", [], Orthogonal, Orthogonal<or::TurkishModified>,
+        "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
+    "armenian", [], Orthogonal, Orthogonal<or::Armenian>,
+        "Armenian (Tama): Turkish, men also step and kings also move diagonally";
+    "armenian-2", [], Orthogonal, Orthogonal<or::Armenian2>,
+        "Armenian II: Turkish, men capture backward but not as the first jump";
+    "armenian-3", [], Orthogonal, Orthogonal<or::Armenian3>,
+        "Armenian III: Armenian with promotion during the capture (crown and continue)";
+    "gothic", [], Orthogonal, Orthogonal<or::Gothic>,
+        "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
+    "gothic-modified", [], Orthogonal, Orthogonal<or::GothicModified>,
+        "Modified Gothic: Gothic plus the first-rank line leap";
+    "gothic-modified-2", [], Orthogonal, Orthogonal<or::GothicModified2>,
+        "Modified Gothic II: Modified Gothic without the majority rule";
+    "adigha", [], Orthogonal, Orthogonal<or::Adigha>,
+        "Adigha: Turkish with removal at the end and crown and continue";
+    "croda", [], Orthogonal, Orthogonal<or::Croda>,
+        "Croda: 24 men each, men capture orthogonally all round, removal at the end";
+    "modern-gothic", [], Orthogonal, Orthogonal<or::ModernGothic>,
+        "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
+    "modern-gothic-2", [], Orthogonal, Orthogonal<or::ModernGothic2>,
+        "Modern Gothic II: Modern Gothic with 16 men each";
+    "teutonic", [], Orthogonal, Orthogonal<or::Teutonic>,
+        "Teutonic: 24 men each, men capture in the five non-retreating directions";
+    "teutonic-2", [], Orthogonal, Orthogonal<or::Teutonic2>,
+        "Teutonic II: Teutonic with 16 men each";
+    "greek", [], Orthogonal, Orthogonal<or::Greek>,
+        "Greek (Ntama): Turkish, the king halts right behind every captured piece";
+    "greek-2", [], Orthogonal, Orthogonal<or::Greek2>,
+        "Greek II: halting king, no majority rule";
+    "greek-3", [], Orthogonal, Orthogonal<or::Greek3>,
+        "Greek III: Turkish without the majority rule";
+    "greek-4", [], Orthogonal, Orthogonal<or::Greek4>,
+        "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
+    "greek-5", [], Orthogonal, Orthogonal<or::Greek5>,
+        "Greek V: Greek IV without the majority rule";
+    "greek-6", [], Orthogonal, Orthogonal<or::Greek6>,
+        "Greek VI: halting king, crown and continue";
+    "greek-7", [], Orthogonal, Orthogonal<or::Greek7>,
+        "Greek VII: halting king, crown and continue, no majority rule";
+    "universal", [], Orthogonal, Orthogonal<or::Universal>,
+        "Universal: 24 men each, capture in all eight directions, removal at the end";
+    "dameo", [], Orthogonal, Orthogonal<or::Dameo>,
+        "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
+    "turkthic", [], Orthogonal, Orthogonal<or::Turkthic>,
+        "Turkthic: men step and capture five ways, halting eight-way flying kings";
+    "turkthic-2", [], Orthogonal, Orthogonal<or::Turkthic2>,
+        "Turkthic II: Turkthic with one-step kings";
+    "keny", [], Orthogonal, Orthogonal<or::Keny>,
+        "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
+    "keny-2", [], Orthogonal, Orthogonal<or::Keny2>,
+        "Ossetian Keny II: Turkish, kings may turn 180 degrees";
+    "harzdame", [], Orthogonal, Orthogonal<or::Harzdame>,
+        "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
+    "bahrain", [], Orthogonal, Orthogonal<or::Bahrain>,
+        "Bahrain: Turkish plus the threatened-man rule";
+    "bosnian", [], Orthogonal, Orthogonal<or::Bosnian>,
+        "Bosnian: Turkish, men also capture backward";
 }
 
 /// The registry row of `name` (canonical or alias, case-insensitive).

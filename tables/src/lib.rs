@@ -22,4 +22,5 @@
 //! ```
 
 pub mod diagonal;
+pub mod orthogonal;
 pub mod zobrist;
