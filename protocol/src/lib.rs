@@ -3,5 +3,10 @@
 
 pub mod cli;
 pub mod command;
+pub mod driver;
+pub mod io;
 pub mod lexer;
+pub mod numbering;
+pub mod params;
 pub mod reply;
+pub mod session;

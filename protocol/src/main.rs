@@ -25,6 +25,9 @@ enum DupArg {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Speak the Hub protocol (v2) on stdin/stdout: the engine as a GUI or pydraughts runs it.
+    /// Also what a bare `polydam` does.
+    Hub,
     /// Count move paths to a depth (one line per depth).
     Perft {
         /// Variant name (see `polydam variants`).
@@ -105,9 +108,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match cli.command {
-        None => Err(CliError(
-            "the Hub front end is not built yet; see `polydam --help`".into(),
-        )),
+        None | Some(Command::Hub) => {
+            drop(out);
+            run_hub()
+        }
         Some(Command::Perft {
             variant,
             fen,
@@ -165,6 +169,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             .write_all(cli::variants_text().as_bytes())
             .map_err(|e| CliError(format!("cannot write output: {e}"))),
     }
+}
+
+/// Runs the Hub session on stdin/stdout; exits the process (status 0) when it ends, without
+/// waiting for the input thread, which may still be blocked reading.
+fn run_hub() -> Result<(), CliError> {
+    let out = std::sync::Arc::new(polydam_protocol::io::Output::stdout());
+    let input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+    polydam_protocol::session::run(input, out);
+    std::process::exit(0);
 }
 
 fn main() -> ExitCode {

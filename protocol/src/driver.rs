@@ -1,0 +1,379 @@
+//! The engine behind the Hub session: one variant's game record and searcher, chosen once
+//! through the registry (see [`open`]) and used through the object-safe [`Engine`] trait, so
+//! that the session itself is not generic.
+//!
+//! A search runs on its own thread (started by [`Engine::start`]), which writes the `info`
+//! lines and the final `done` line itself and then reports [`Event::SearchDone`] to the
+//! session; the searcher comes back to the engine when the session calls [`Engine::finish`].
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
+use polydam_engine::history::GameRecord;
+use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, SearchResult, Searcher};
+use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
+
+use crate::command::{PosCommand, PositionSpec};
+use crate::io::{InputLine, Output};
+use crate::lexer::excerpt;
+use crate::numbering::Translator;
+use crate::reply::{InfoReply, Reply};
+
+/// What the session's event loop reacts to.
+#[derive(Debug)]
+pub enum Event {
+    /// A line from the client (or why it is unusable).
+    Line(InputLine),
+    /// The client closed our input.
+    Eof,
+    /// The search with this id has written its `done` line.
+    SearchDone(u64),
+}
+
+/// Stack of the thread that runs the main search worker (the searcher gives its helpers the
+/// same).
+const SEARCH_STACK: usize = 16 << 20;
+
+/// Why a `pos` command failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionFailure {
+    /// The message for `error message=...`.
+    pub message: String,
+    /// Whether the position changed anyway: a bad move in `moves=` keeps the position
+    /// reached before it (as the Hub specification asks); a bad position changes nothing.
+    pub changed: bool,
+}
+
+/// How a search should run, besides its limits.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchRequest {
+    /// The limits, already derived from the `level` lines and the `go` mode.
+    pub limits: Limits,
+    /// `go ponder`: no clock until `ponder-hit`.
+    pub pondering: bool,
+    /// Identifies the search in [`Event::SearchDone`].
+    pub id: u64,
+}
+
+/// One variant's engine, as the session sees it.
+pub trait Engine: Send {
+    /// The variant's canonical name.
+    fn variant(&self) -> &'static str;
+
+    /// Sets the position from a `pos` command (squares in the client's numbering, which
+    /// `tr` translates).
+    fn set_position(&mut self, cmd: &PosCommand, tr: &Translator) -> Result<(), PositionFailure>;
+
+    /// Starts a search of the current position on a new thread. Its `info` and `done` lines
+    /// go to `out`; when `done` is written, [`Event::SearchDone`] goes to `events`.
+    fn start(
+        &mut self,
+        req: SearchRequest,
+        tr: Translator,
+        out: Arc<Output>,
+        events: Sender<Event>,
+    );
+
+    /// Waits for the running search, if any, to end (after it wrote `done`).
+    fn finish(&mut self);
+
+    /// Whether a search is running (started and not yet finished).
+    fn is_searching(&self) -> bool;
+
+    /// The control of the current or next search (stop, ponder hit).
+    fn control(&self) -> Arc<SearchControl>;
+
+    /// Forgets everything learnt (the transposition table, move ordering statistics).
+    fn new_game(&mut self);
+
+    /// Resizes the transposition table (emptying it).
+    fn set_hash(&mut self, mib: usize);
+
+    /// Sets the number of search threads.
+    fn set_threads(&mut self, threads: usize);
+
+    /// The current position as a card-numbered Hub string (for tests and debugging).
+    fn position_text(&self) -> String;
+}
+
+/// Creates the engine of `variant` with a table of `hash_mib` MiB and `threads` threads.
+pub fn open(
+    variant: &str,
+    hash_mib: usize,
+    threads: usize,
+) -> Result<Box<dyn Engine>, UnknownVariant> {
+    dispatch(variant, Open { hash_mib, threads })
+}
+
+struct Open {
+    hash_mib: usize,
+    threads: usize,
+}
+
+impl GameVisitor for Open {
+    type Output = Box<dyn Engine>;
+
+    fn visit<G: Game>(self) -> Box<dyn Engine> {
+        Box::new(GameEngine::<G> {
+            record: GameRecord::new(G::start()),
+            searcher: Some(Searcher::new(self.hash_mib, self.threads)),
+            hash_mib: self.hash_mib,
+            threads: self.threads,
+            running: None,
+            control: Arc::new(SearchControl::new()),
+        })
+    }
+}
+
+/// The engine of the game `G`.
+struct GameEngine<G: Game> {
+    record: GameRecord<G>,
+    /// `None` while a search thread owns it.
+    searcher: Option<Searcher<G>>,
+    hash_mib: usize,
+    threads: usize,
+    running: Option<JoinHandle<Searcher<G>>>,
+    control: Arc<SearchControl>,
+}
+
+impl<G: Game> GameEngine<G> {
+    /// The searcher, recreated if a search thread lost it.
+    fn searcher(&mut self) -> &mut Searcher<G> {
+        self.finish();
+        let (hash, threads) = (self.hash_mib, self.threads);
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(hash, threads))
+    }
+}
+
+/// A copy of `record`, replayed from its start: `GameRecord`'s derived `Clone` asks for
+/// `G: Clone`, which the zero-sized game markers do not implement.
+fn copy_record<G: Game>(record: &GameRecord<G>) -> GameRecord<G> {
+    let start = record.positions().first().copied().unwrap_or_else(G::start);
+    let mut copy = GameRecord::new(start);
+    for mv in record.moves() {
+        copy.push(*mv);
+    }
+    copy
+}
+
+/// Writes one `info` line for a completed iteration.
+fn send_info<G: Game>(out: &Output, root: &G::Position, info: &SearchInfo<G>, tr: &Translator) {
+    let pv = pv_text::<G>(root, &info.pv, MoveStyle::Hub);
+    let pv: Vec<String> = pv.split_whitespace().map(|m| tr.move_out(m)).collect();
+    let reply = InfoReply {
+        depth: Some(info.depth.plies().max(0) as u32),
+        mean_depth: Some(info.mean_depth),
+        score: Some(info.score.hub()),
+        nodes: Some(info.nodes),
+        time: Some(info.time.as_secs_f64()),
+        nps: Some(info.nps),
+        pv: (!pv.is_empty()).then(|| pv.join(" ")),
+    };
+    if !reply.is_empty() {
+        out.send(&Reply::Info(reply));
+    }
+}
+
+/// The `done` line for a search result (a bare `done` when there is no legal move).
+fn done_line<G: Game>(
+    root: &G::Position,
+    result: Option<&SearchResult<G>>,
+    tr: &Translator,
+) -> String {
+    let mut legal = Vec::new();
+    if G::decided(root).is_none() {
+        G::generate(root, Duplicates::Drop, &mut legal);
+    }
+    // The search's move if it is legal, else any legal move (a search that panicked).
+    let best = result
+        .and_then(|r| r.best_move)
+        .filter(|m| legal.contains(m))
+        .or_else(|| legal.first().copied());
+    let Some(best) = best else {
+        return "done\n".to_owned();
+    };
+    let mv = tr.move_out(&G::move_text(root, &best, MoveStyle::Hub));
+    let child = G::play(root, &best);
+    let ponder = result
+        .filter(|r| r.best_move == Some(best))
+        .and_then(|r| r.ponder_move)
+        .filter(|p| {
+            let mut replies = Vec::new();
+            if G::decided(&child).is_none() {
+                G::generate(&child, Duplicates::Drop, &mut replies);
+            }
+            replies.contains(p)
+        })
+        .map(|p| tr.move_out(&G::move_text(&child, &p, MoveStyle::Hub)));
+    Reply::Done { mv, ponder }.to_line()
+}
+
+/// Runs one search to its `done` line, catching a panic so that `done` is still written.
+fn run_search<G: Game>(
+    searcher: &mut Searcher<G>,
+    record: &GameRecord<G>,
+    limits: &Limits,
+    control: &SearchControl,
+    tr: &Translator,
+    out: &Output,
+) {
+    let root = *record.current();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search(record, limits, control, &mut |info| {
+            send_info::<G>(out, &root, info, tr)
+        })
+    }));
+    out.send_raw(&done_line::<G>(&root, result.as_ref().ok(), tr));
+}
+
+impl<G: Game> Engine for GameEngine<G> {
+    fn variant(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn set_position(&mut self, cmd: &PosCommand, tr: &Translator) -> Result<(), PositionFailure> {
+        self.finish();
+        let bad = |why: String| PositionFailure {
+            message: format!("bad position: {why}"),
+            changed: false,
+        };
+        let start = match &cmd.position {
+            PositionSpec::Start => G::start(),
+            PositionSpec::Hub(text) => {
+                let card = tr.position_in(text).map_err(&bad)?;
+                G::parse_position(&card).map_err(|e| bad(e.to_string()))?
+            }
+            PositionSpec::Fen(text) => {
+                G::parse_position(&tr.fen_in(text)).map_err(|e| bad(e.to_string()))?
+            }
+        };
+        let mut record = GameRecord::<G>::new(start);
+        for (i, text) in cmd.moves.iter().enumerate() {
+            if let Err(e) = record.push_text(&tr.move_in(text)) {
+                let shown = excerpt(text);
+                let n = i + 1;
+                let message = match e {
+                    MoveError::Malformed(why) => {
+                        format!("bad move {n} '{shown}' in moves=: {why}")
+                    }
+                    MoveError::Illegal(_) => format!(
+                        "illegal move: '{shown}' (move {n} of moves=) is not legal in this position; \
+                         the position after move {} is kept",
+                        n - 1
+                    ),
+                    MoveError::Ambiguous(_, options) => {
+                        let options: Vec<String> =
+                            options.iter().map(|o| tr.move_out(o)).collect();
+                        format!(
+                            "ambiguous move: '{shown}' (move {n} of moves=) could be {}; \
+                             the position after move {} is kept",
+                            options.join(" or "),
+                            n - 1
+                        )
+                    }
+                };
+                self.record = record;
+                return Err(PositionFailure {
+                    message,
+                    changed: true,
+                });
+            }
+        }
+        self.record = record;
+        Ok(())
+    }
+
+    fn start(
+        &mut self,
+        req: SearchRequest,
+        tr: Translator,
+        out: Arc<Output>,
+        events: Sender<Event>,
+    ) {
+        self.finish();
+        let mut searcher = match self.searcher.take() {
+            Some(s) => s,
+            None => Searcher::new(self.hash_mib, self.threads),
+        };
+        // Reset before the thread starts, so that a stop sent right after `go` is not lost.
+        self.control.reset(req.pondering);
+        let record = copy_record(&self.record);
+        let control = Arc::clone(&self.control);
+        let limits = req.limits;
+        let id = req.id;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn({
+                let out = Arc::clone(&out);
+                let events = events.clone();
+                move || {
+                    run_search(&mut searcher, &record, &limits, &control, &tr, &out);
+                    let _ = events.send(Event::SearchDone(id));
+                    searcher
+                }
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(handle),
+            Err(_) => {
+                // No thread to be had: search here (ping and stop wait until it ends).
+                let mut searcher = Searcher::new(self.hash_mib, self.threads);
+                run_search(
+                    &mut searcher,
+                    &self.record,
+                    &limits,
+                    &self.control,
+                    &tr,
+                    &out,
+                );
+                self.searcher = Some(searcher);
+                let _ = events.send(Event::SearchDone(id));
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(handle) = self.running.take() {
+            if let Ok(searcher) = handle.join() {
+                self.searcher = Some(searcher);
+            }
+        }
+    }
+
+    fn is_searching(&self) -> bool {
+        self.running.is_some()
+    }
+
+    fn control(&self) -> Arc<SearchControl> {
+        Arc::clone(&self.control)
+    }
+
+    fn new_game(&mut self) {
+        self.searcher().clear();
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.hash_mib = mib;
+        self.searcher().resize_hash(mib);
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.threads = threads;
+        self.searcher().set_threads(threads);
+    }
+
+    fn position_text(&self) -> String {
+        G::hub_position(self.record.current())
+    }
+}
+
+impl<G: Game> Drop for GameEngine<G> {
+    fn drop(&mut self) {
+        self.control.stop();
+        self.finish();
+    }
+}

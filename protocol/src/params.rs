@@ -1,0 +1,229 @@
+//! The engine parameters declared in answer to `hub` and changed with `set-param`.
+
+use std::time::Duration;
+
+use polydam_engine::variants::{lookup, names};
+
+use crate::lexer::excerpt;
+use crate::numbering::Numbering;
+use crate::reply::{ParamDecl, ParamKind};
+
+/// Largest transposition table accepted, in MiB (32 GiB): allocating more than the machine
+/// has would abort the process, so absurd values are refused instead.
+pub const MAX_HASH_MIB: i64 = 32 * 1024;
+/// Most search threads accepted.
+pub const MAX_THREADS: i64 = 256;
+/// Largest move overhead accepted, in milliseconds.
+pub const MAX_OVERHEAD_MS: i64 = 10_000;
+
+/// The current value of every parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Params {
+    /// `variant`: the canonical registry name of the game.
+    pub variant: &'static str,
+    /// `numbering`: how the client numbers squares (see [`crate::numbering`]).
+    pub numbering: Numbering,
+    /// `threads`: search threads.
+    pub threads: usize,
+    /// `hash`: transposition table size in MiB.
+    pub hash_mib: usize,
+    /// `ponder`: whether the GUI may ponder (advisory; `go ponder` always works).
+    pub ponder: bool,
+    /// `move-overhead`: milliseconds kept back from every time limit for process and pipe
+    /// latency on the client's side.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            variant: "international",
+            numbering: Numbering::default(),
+            threads: 1,
+            hash_mib: 64,
+            ponder: false,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// Which parameter a successful `set-param` changed (the session acts on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Changed {
+    /// `variant`.
+    Variant,
+    /// `numbering`.
+    Numbering,
+    /// `threads`.
+    Threads,
+    /// `hash`.
+    Hash,
+    /// `ponder`.
+    Ponder,
+    /// `move-overhead`.
+    MoveOverhead,
+}
+
+fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+    match value.trim().parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{name} must be an integer from {min} to {max}, got '{}'",
+            excerpt(value)
+        )),
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(format!(
+            "{name} must be true or false, got '{}'",
+            excerpt(value)
+        )),
+    }
+}
+
+impl Params {
+    /// The `move-overhead` as a duration.
+    pub fn move_overhead(&self) -> Duration {
+        Duration::from_millis(self.move_overhead_ms)
+    }
+
+    /// The `param` lines, in the order they are sent. `variant` comes first, with `name=`
+    /// before `values=` (pydraughts reads the variants only in that order).
+    pub fn declarations(&self) -> Vec<ParamDecl> {
+        vec![
+            ParamDecl {
+                name: "variant".into(),
+                default: self.variant.into(),
+                kind: ParamKind::Enum {
+                    values: names().into_iter().map(String::from).collect(),
+                },
+            },
+            ParamDecl {
+                name: "numbering".into(),
+                default: self.numbering.name().into(),
+                kind: ParamKind::Enum {
+                    values: Numbering::ALL.iter().map(|n| n.name().into()).collect(),
+                },
+            },
+            ParamDecl {
+                name: "threads".into(),
+                default: self.threads.to_string(),
+                kind: ParamKind::Int {
+                    min: 1,
+                    max: MAX_THREADS,
+                },
+            },
+            ParamDecl {
+                name: "hash".into(),
+                default: self.hash_mib.to_string(),
+                kind: ParamKind::Int {
+                    min: 1,
+                    max: MAX_HASH_MIB,
+                },
+            },
+            ParamDecl {
+                name: "ponder".into(),
+                default: self.ponder.to_string(),
+                kind: ParamKind::Bool,
+            },
+            ParamDecl {
+                name: "move-overhead".into(),
+                default: self.move_overhead_ms.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: MAX_OVERHEAD_MS,
+                },
+            },
+        ]
+    }
+
+    /// Applies `set-param name=.. value=..`; on error nothing changes.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Changed, String> {
+        match name {
+            "variant" => {
+                let entry = lookup(value).map_err(|e| e.to_string())?;
+                self.variant = entry.name;
+                Ok(Changed::Variant)
+            }
+            "numbering" => {
+                self.numbering = Numbering::from_name(value).ok_or_else(|| {
+                    format!(
+                        "numbering must be pydraughts or card, got '{}'",
+                        excerpt(value)
+                    )
+                })?;
+                Ok(Changed::Numbering)
+            }
+            "threads" => {
+                self.threads = parse_int(name, value, 1, MAX_THREADS)? as usize;
+                Ok(Changed::Threads)
+            }
+            "hash" => {
+                self.hash_mib = parse_int(name, value, 1, MAX_HASH_MIB)? as usize;
+                Ok(Changed::Hash)
+            }
+            "ponder" => {
+                self.ponder = parse_bool(name, value)?;
+                Ok(Changed::Ponder)
+            }
+            "move-overhead" => {
+                self.move_overhead_ms = parse_int(name, value, 0, MAX_OVERHEAD_MS)? as u64;
+                Ok(Changed::MoveOverhead)
+            }
+            other => Err(format!(
+                "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, move-overhead)",
+                excerpt(other)
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_refuse() {
+        let mut p = Params::default();
+        assert_eq!(p.set("variant", "normal"), Ok(Changed::Variant));
+        assert_eq!(p.variant, "international");
+        assert_eq!(p.set("variant", "Russian"), Ok(Changed::Variant));
+        assert_eq!(p.variant, "russian");
+        assert_eq!(p.set("variant", "bt"), Ok(Changed::Variant));
+        assert_eq!(p.variant, "breakthrough");
+        assert_eq!(p.set("variant", "losing"), Ok(Changed::Variant));
+        assert_eq!(p.variant, "antidraughts");
+        let before = p.clone();
+        assert!(p
+            .set("variant", "chess")
+            .unwrap_err()
+            .contains("unknown variant 'chess'"));
+        assert!(p.set("hash", "0").unwrap_err().contains("from 1 to"));
+        assert!(p.set("hash", "-5").is_err());
+        assert!(p.set("threads", "many").is_err());
+        assert!(p.set("ponder", "maybe").is_err());
+        assert!(p.set("numbering", "scan").is_err());
+        assert!(p
+            .set("colour", "red")
+            .unwrap_err()
+            .contains("unknown parameter"));
+        assert_eq!(p, before);
+        assert_eq!(p.set("ponder", "TRUE"), Ok(Changed::Ponder));
+        assert!(p.ponder);
+        assert_eq!(p.set("hash", " 128 "), Ok(Changed::Hash));
+        assert_eq!(p.hash_mib, 128);
+    }
+
+    #[test]
+    fn declarations_are_pydraughts_safe() {
+        for d in Params::default().declarations() {
+            let line = d.to_string();
+            assert!(line.starts_with("param name="), "{line}");
+            assert!(!line.contains('\n'));
+        }
+    }
+}
