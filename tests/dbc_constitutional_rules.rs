@@ -25,10 +25,10 @@ fn moves<G: Game>(fen: &str) -> Vec<String> {
 
 type Intl = Diagonal<International>;
 type D = Diagonal<Dbc>;
-type DK = Diagonal<DbcKiller>;
-type DKL = Diagonal<DbcKillerLight>;
-type DH = Diagonal<DbcHalt>;
-type DH2 = Diagonal<DbcHalt2>;
+type Dk = Diagonal<DbcKiller>;
+type Dkl = Diagonal<DbcKillerLight>;
+type Dh = Diagonal<DbcHalt>;
+type Dh2 = Diagonal<DbcHalt2>;
 type C = Diagonal<Constitutional>;
 
 #[test]
@@ -71,11 +71,11 @@ fn beyond_e5() -> Vec<String> {
 fn halt_rules_on_a_single_capture() {
     // One piece taken: only dbc-killer halts, and only behind a king.
     assert_eq!(moves::<D>(A1_TAKES_E5_KING), beyond_e5());
-    assert_eq!(moves::<DK>(A1_TAKES_E5_KING), vec!["46x23x28"]);
-    assert_eq!(moves::<DKL>(A1_TAKES_E5_KING), beyond_e5());
-    assert_eq!(moves::<DH>(A1_TAKES_E5_KING), beyond_e5());
-    assert_eq!(moves::<DH2>(A1_TAKES_E5_KING), beyond_e5());
-    for men_only in [moves::<DK>(A1_TAKES_E5_MAN), moves::<DH>(A1_TAKES_E5_MAN)] {
+    assert_eq!(moves::<Dk>(A1_TAKES_E5_KING), vec!["46x23x28"]);
+    assert_eq!(moves::<Dkl>(A1_TAKES_E5_KING), beyond_e5());
+    assert_eq!(moves::<Dh>(A1_TAKES_E5_KING), beyond_e5());
+    assert_eq!(moves::<Dh2>(A1_TAKES_E5_KING), beyond_e5());
+    for men_only in [moves::<Dk>(A1_TAKES_E5_MAN), moves::<Dh>(A1_TAKES_E5_MAN)] {
         assert_eq!(men_only, beyond_e5());
     }
 }
@@ -89,20 +89,20 @@ const HALTED: [&str; 1] = ["46x30x24x28"];
 fn halt_rules_on_a_multiple_capture_ending_on_a_man() {
     let fen = "W:WK46:B28,24";
     assert_eq!(moves::<D>(fen), FREE);
-    assert_eq!(moves::<DK>(fen), FREE);
-    assert_eq!(moves::<DKL>(fen), FREE);
-    assert_eq!(moves::<DH>(fen), HALTED);
-    assert_eq!(moves::<DH2>(fen), FREE);
+    assert_eq!(moves::<Dk>(fen), FREE);
+    assert_eq!(moves::<Dkl>(fen), FREE);
+    assert_eq!(moves::<Dh>(fen), HALTED);
+    assert_eq!(moves::<Dh2>(fen), FREE);
 }
 
 #[test]
 fn halt_rules_on_a_multiple_capture_ending_on_one_king() {
     let fen = "W:WK46:B28,K24";
     assert_eq!(moves::<D>(fen), FREE);
-    assert_eq!(moves::<DK>(fen), HALTED);
-    assert_eq!(moves::<DKL>(fen), HALTED);
-    assert_eq!(moves::<DH>(fen), HALTED);
-    assert_eq!(moves::<DH2>(fen), FREE);
+    assert_eq!(moves::<Dk>(fen), HALTED);
+    assert_eq!(moves::<Dkl>(fen), HALTED);
+    assert_eq!(moves::<Dh>(fen), HALTED);
+    assert_eq!(moves::<Dh2>(fen), FREE);
 }
 
 #[test]
@@ -110,10 +110,10 @@ fn halt_rules_on_a_multiple_capture_ending_on_two_kings() {
     // The first king taken (e5) does not halt the king on f6: continuing stays compulsory.
     let fen = "W:WK46:BK28,K24";
     assert_eq!(moves::<D>(fen), FREE);
-    assert_eq!(moves::<DK>(fen), HALTED);
-    assert_eq!(moves::<DKL>(fen), HALTED);
-    assert_eq!(moves::<DH>(fen), HALTED);
-    assert_eq!(moves::<DH2>(fen), HALTED);
+    assert_eq!(moves::<Dk>(fen), HALTED);
+    assert_eq!(moves::<Dkl>(fen), HALTED);
+    assert_eq!(moves::<Dh>(fen), HALTED);
+    assert_eq!(moves::<Dh2>(fen), HALTED);
 }
 
 #[test]
@@ -219,10 +219,10 @@ fn halt_moves_subset_of_dbc_and_dbc_captures_subset_of_international_over_random
         let pos = random_position(&mut rng);
         let dbc = move_set::<D>(&pos);
         for halt in [
-            move_set::<DK>(&pos),
-            move_set::<DKL>(&pos),
-            move_set::<DH>(&pos),
-            move_set::<DH2>(&pos),
+            move_set::<Dk>(&pos),
+            move_set::<Dkl>(&pos),
+            move_set::<Dh>(&pos),
+            move_set::<Dh2>(&pos),
         ] {
             assert!(
                 halt.is_subset(&dbc),

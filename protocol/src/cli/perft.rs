@@ -46,23 +46,33 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
             .build()
             .map_err(|e| CliError(format!("cannot start {} threads: {e}", o.threads)))?;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        for depth in 1..=o.depth {
+        // With --divide the root moves' counts come first, then the line of every depth (the
+        // last one reusing the divided total and its time).
+        let mut divided: Option<(u64, f64)> = None;
+        if o.divide && o.depth > 0 {
             let started = Instant::now();
-            let nodes = if o.divide && depth == o.depth {
-                let rows = pool.install(|| perft::divide::<G>(&pos, depth, o.duplicates, parallel));
-                let mut lines: Vec<(String, u64)> = rows
-                    .iter()
-                    .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
-                    .collect();
-                lines.sort_by_key(|a| natural_key(&a.0));
-                for (m, n) in &lines {
-                    writeln!(self.out, "{m} {n}").map_err(io)?;
-                }
-                lines.iter().map(|(_, n)| n).sum()
-            } else {
-                pool.install(|| perft::perft::<G>(&pos, depth, o.duplicates, parallel))
-            };
+            let rows = pool.install(|| perft::divide::<G>(&pos, o.depth, o.duplicates, parallel));
             let secs = started.elapsed().as_secs_f64();
+            let mut lines: Vec<(String, u64)> = rows
+                .iter()
+                .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
+                .collect();
+            lines.sort_by_key(|a| natural_key(&a.0));
+            for (m, n) in &lines {
+                writeln!(self.out, "{m} {n}").map_err(io)?;
+            }
+            divided = Some((lines.iter().map(|(_, n)| n).sum(), secs));
+        }
+        for depth in 1..=o.depth {
+            let (nodes, secs) = match divided {
+                Some(done) if depth == o.depth => done,
+                _ => {
+                    let started = Instant::now();
+                    let nodes =
+                        pool.install(|| perft::perft::<G>(&pos, depth, o.duplicates, parallel));
+                    (nodes, started.elapsed().as_secs_f64())
+                }
+            };
             let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
             writeln!(
                 self.out,
