@@ -16,6 +16,7 @@ pub mod game;
 pub mod history;
 pub mod perft;
 pub mod search;
+pub mod stacks;
 pub mod variants;
 
 pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};

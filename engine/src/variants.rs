@@ -149,6 +149,8 @@ registry! {
         "dbc with the halt when the last two captured pieces are kings";
     "constitutional", [], Diagonal, Diagonal<dr::Constitutional>,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
+    "seesaw-draughts", [], Stacks, crate::stacks::SeesawDraughts,
+        "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
 }
 
 /// The registry row of `name` (canonical or alias, case-insensitive).
