@@ -97,3 +97,13 @@ fn run(name: &str, games: usize, max_plies: usize, seed: u64) {
 fn seesaw_draughts_random_playouts() {
     run("seesaw-draughts", 3000, 250, 0x5EE5_0001);
 }
+
+#[test]
+fn seesaw_hex_side_4_random_playouts() {
+    run("seesaw", 2000, 300, 0x5EE5_0004);
+}
+
+#[test]
+fn seesaw_hex_side_5_random_playouts() {
+    run("seesaw-5", 1000, 300, 0x5EE5_0005);
+}

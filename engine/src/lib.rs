@@ -13,6 +13,7 @@
 
 pub mod diagonal;
 pub mod game;
+pub mod hex;
 pub mod history;
 pub mod perft;
 pub mod search;

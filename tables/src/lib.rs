@@ -22,4 +22,5 @@
 //! ```
 
 pub mod diagonal;
+pub mod hex;
 pub mod zobrist;
