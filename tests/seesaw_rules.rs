@@ -312,6 +312,14 @@ fn hex_pass_and_double_pass_draw() {
     assert_eq!(Hx::fen(&next), "B:Wc6,d6,d7,e6:Bc1,d1,d2,e1:TWd7:TBd1:pass");
     assert_eq!(Hx::decided(&next), Some(Outcome::Draw));
     assert_eq!(Hx::no_move_outcome(&next), Outcome::Draw);
+    // perft stops there too, as the generic perft does.
+    for depth in 1..4 {
+        assert_eq!(
+            Hx::perft(&pos, depth, Duplicates::Drop),
+            polydam_engine::perft::generic_perft::<Hx>(&pos, depth, Duplicates::Drop)
+        );
+    }
+    assert_eq!(Hx::perft(&pos, 2, Duplicates::Drop), 0);
     // After a pass, a side that can move plays on.
     let fen = "W:Wc6,d6,d7,e6:Bd1:TWd7:TBd1";
     assert_eq!(moves::<Hx>(fen), vec!["pass"]);

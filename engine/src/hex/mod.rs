@@ -169,4 +169,8 @@ impl<B: HexBoard> Game for Hex<B> {
         let deploy = (mv.kind == Kind::Deploy) as usize;
         deploy << 12 | (mv.from as usize) << 6 | mv.to as usize
     }
+
+    fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
+        movegen::perft(B::GEOMETRY, pos, depth, dups)
+    }
 }

@@ -520,3 +520,36 @@ pub fn has_real_move(g: &HexGeometry, pos: &Position) -> bool {
     cells(pos.stacks[side.index()])
         .any(|c| spread_dir(g, 1u64 << c, side, pos.sizes[c] % 2 == 1) & free != 0)
 }
+
+/// perft with one reused move list per ply (no allocation per node). Like the generic perft, a
+/// position decided before its moves (no stacks left, or a pass answered by a forced pass)
+/// counts no moves.
+pub fn perft(g: &HexGeometry, pos: &Position, depth: u32, dups: Duplicates) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_rec(g, pos, depth, dups, &mut buffers)
+}
+
+fn perft_rec(
+    g: &HexGeometry,
+    pos: &Position,
+    depth: u32,
+    dups: Duplicates,
+    buffers: &mut [Vec<Move>],
+) -> u64 {
+    let Some((list, rest)) = buffers.split_first_mut() else {
+        return 1;
+    };
+    // `generate` leaves the list empty exactly when the position is decided.
+    generate(g, pos, dups, list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut total = 0;
+    for mv in list.iter() {
+        total += perft_rec(g, &play(pos, mv), depth - 1, dups, rest);
+    }
+    total
+}
