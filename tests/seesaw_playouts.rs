@@ -697,3 +697,109 @@ fn seesaw_draughts_generator_matches_a_naive_reference() {
     .unwrap_or_else(|e| panic!("seesaw-draughts: {e}"));
     eprintln!("seesaw-draughts: {checked} positions agree with the reference");
 }
+
+// ------------------------------------------------------------------------------------------
+// The evaluations are colour-symmetric: a position and its mirror image (board turned, colours
+// swapped, the other side to move) score the same.
+
+fn sd_mirror(
+    pos: &polydam_engine::stacks::Position,
+) -> Result<polydam_engine::stacks::Position, String> {
+    use polydam_engine::stacks::notation::{bit_of_number, number_of_bit};
+    use polydam_engine::stacks::Position;
+    let mut m = Position::empty(pos.side.opponent());
+    for (c, side) in [polydam_engine::Side::White, polydam_engine::Side::Black]
+        .into_iter()
+        .enumerate()
+    {
+        let mut b = pos.stacks[c];
+        while b != 0 {
+            let bit = b.trailing_zeros();
+            b &= b - 1;
+            let n = number_of_bit(bit);
+            let to = bit_of_number(33 - n).ok_or("square")?;
+            m.put(side.opponent(), to, pos.sizes[bit as usize]);
+        }
+    }
+    m.hash = m.compute_hash();
+    Ok(m)
+}
+
+fn hex_mirror(
+    g: &polydam_tables::hex::HexGeometry,
+    pos: &polydam_engine::hex::Position,
+) -> Result<polydam_engine::hex::Position, String> {
+    use polydam_engine::hex::Position;
+    let flip = |c: usize| -> Result<usize, String> {
+        let (col, num) = g.name_parts(c as u8);
+        let x = col as i32 - (g.side - 1);
+        let len = (2 * g.side - 1 - x.abs()) as u8;
+        g.cell_named(col, len + 1 - num)
+            .map(|c| c as usize)
+            .ok_or_else(|| "cell".to_string())
+    };
+    let mut m = Position::empty(pos.side.opponent());
+    m.passed = pos.passed;
+    for c in 0..2 {
+        for cell in 0..g.cells {
+            if pos.stacks[c] >> cell & 1 != 0 {
+                let f = flip(cell)?;
+                m.stacks[1 - c] |= 1u64 << f;
+                m.sizes[f] = pos.sizes[cell];
+            }
+            if pos.tiles[c] >> cell & 1 != 0 {
+                m.tiles[1 - c] |= 1u64 << flip(cell)?;
+            }
+        }
+    }
+    m.hash = m.compute_hash();
+    Ok(m)
+}
+
+fn symmetric_over_playouts<G: Game>(
+    games: usize,
+    seed: u64,
+    mirror: impl Fn(&G::Position) -> Result<G::Position, String>,
+) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut list = Vec::new();
+    let mut mirrored_list = Vec::new();
+    for _ in 0..games {
+        let mut pos = G::start();
+        for _ in 0..200 {
+            let m = mirror(&pos).expect("mirror");
+            assert_eq!(
+                G::evaluate(&pos),
+                G::evaluate(&m),
+                "{} against its mirror {}",
+                G::fen(&pos),
+                G::fen(&m)
+            );
+            G::generate(&pos, Duplicates::Drop, &mut list);
+            G::generate(&m, Duplicates::Drop, &mut mirrored_list);
+            assert_eq!(
+                list.len(),
+                mirrored_list.len(),
+                "move counts in {}",
+                G::fen(&pos)
+            );
+            if list.is_empty() || G::decided(&pos).is_some() {
+                break;
+            }
+            pos = G::play(&pos, &list[rng.gen_range(0..list.len())]);
+        }
+    }
+}
+
+#[test]
+fn seesaw_evaluations_are_colour_symmetric() {
+    use polydam_engine::hex::{Hex, Side4, Side5};
+    use polydam_engine::stacks::SeesawDraughts;
+    symmetric_over_playouts::<SeesawDraughts>(200, 0x5EE5_0300, sd_mirror);
+    symmetric_over_playouts::<Hex<Side4>>(200, 0x5EE5_0301, |p| {
+        hex_mirror(&polydam_tables::hex::SIDE4, p)
+    });
+    symmetric_over_playouts::<Hex<Side5>>(100, 0x5EE5_0302, |p| {
+        hex_mirror(&polydam_tables::hex::SIDE5, p)
+    });
+}

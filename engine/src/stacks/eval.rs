@@ -5,12 +5,13 @@
 //! on 8x8; beyond that extra pieces only change the parity. Every stack is also valued by how
 //! close it is to its next promotion: an odd stack by its distance to the far rank, an even one
 //! by its distance to its own back rank (card: "size parity sets the stepping direction"), and
-//! a side gets a little for each quiet step it can make (no move loses). Everything is computed
+//! a side gets a little for each quiet step it can make (no move loses) and for each enemy stack
+//! it could take at once (threats). Everything is computed
 //! for both colours with mirrored rows and subtracted, so the score is colour-symmetric.
 
 use polydam_tables::diagonal::EIGHT;
 
-use super::movegen::{bits, count_quiet, Position};
+use super::movegen::{bits, capture_in, count_quiet, range_of, Position, MASK};
 use crate::game::Side;
 
 /// Worth of a stack by size (index = size, capped at 7).
@@ -19,6 +20,8 @@ const STACK_VALUE: [i32; 8] = [0, 100, 170, 230, 280, 320, 350, 360];
 const PROMOTION_NEAR: [i32; 8] = [0, 30, 20, 13, 8, 4, 2, 0];
 /// Per quiet step available.
 const MOBILITY: i32 = 2;
+/// Per enemy stack that one of the side's stacks could take at once (a first jump).
+const THREAT: i32 = 6;
 
 /// Internal row (0 = top, Black's back rank) of each bit index.
 const ROW_OF_BIT: [u8; 36] = {
@@ -33,8 +36,24 @@ const ROW_OF_BIT: [u8; 36] = {
     out
 };
 
+/// Enemy stacks `side` could take with a first jump: its reach and threats (card: a stack of
+/// size n captures an enemy 1..n squares away with an empty square right behind).
+fn threatened(pos: &Position, side: Side) -> u64 {
+    let own = pos.stacks[side.index()];
+    let enemy = pos.stacks[side.opponent().index()];
+    let empty = !(own | enemy) & MASK;
+    let mut victims = 0;
+    for s in bits(own) {
+        let range = range_of(pos.size_at(s.trailing_zeros()));
+        for d in 0..4 {
+            victims |= capture_in(s, d, range, empty | s, enemy).0;
+        }
+    }
+    victims
+}
+
 fn side_score(pos: &Position, side: Side) -> i32 {
-    let mut score = 0;
+    let mut score = THREAT * threatened(pos, side).count_ones() as i32;
     for s in bits(pos.stacks[side.index()]) {
         let bit = s.trailing_zeros() as usize;
         let size = pos.sizes[bit];
