@@ -352,3 +352,32 @@ fn hex_notation_and_errors() {
         .to_string();
     assert!(bad.contains("not a cell"), "{bad}");
 }
+
+#[test]
+fn perft_from_the_start_to_depth_5() {
+    // The table in docs/seesaw.md; side 4 and side 5 agree until the armies can meet.
+    let counts = [7, 49, 302, 1469, 7482];
+    let hex = [6, 36, 258, 1849, 17114];
+    for (d, (&sd, &hx)) in counts.iter().zip(hex.iter()).enumerate() {
+        let depth = d as u32 + 1;
+        for dups in [Duplicates::Drop, Duplicates::Keep] {
+            assert_eq!(
+                Sd::perft(&Sd::start(), depth, dups),
+                sd,
+                "seesaw-draughts {depth}"
+            );
+            assert_eq!(Hx::perft(&Hx::start(), depth, dups), hx, "seesaw {depth}");
+            assert_eq!(
+                Hex::<Side5>::perft(&Hex::<Side5>::start(), depth, dups),
+                hx,
+                "seesaw-5 {depth}"
+            );
+        }
+    }
+    assert_eq!(Hx::perft(&Hx::start(), 6, Duplicates::Drop), 158_296);
+    assert_eq!(
+        Hex::<Side5>::perft(&Hex::<Side5>::start(), 6, Duplicates::Drop),
+        158_404
+    );
+    assert_eq!(Sd::perft(&Sd::start(), 7, Duplicates::Drop), 190_146);
+}
