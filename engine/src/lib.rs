@@ -13,10 +13,12 @@
 
 pub mod diagonal;
 pub mod game;
+pub mod hex;
 pub mod history;
 pub mod orthogonal;
 pub mod perft;
 pub mod search;
+pub mod stacks;
 pub mod variants;
 
 pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};

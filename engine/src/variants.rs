@@ -210,6 +210,12 @@ registry! {
         "Bahrain: Turkish plus the threatened-man rule";
     "bosnian", [], Orthogonal, Orthogonal<or::Bosnian>,
         "Bosnian: Turkish, men also capture backward";
+    "seesaw-draughts", [], Stacks, crate::stacks::SeesawDraughts,
+        "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
+    "seesaw", [], Hex, crate::hex::Hex<crate::hex::Side4>,
+        "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
+    "seesaw-5", [], Hex, crate::hex::Hex<crate::hex::Side5>,
+        "Seesaw on a hexhex board of side 5";
 }
 
 /// The registry row of `name` (canonical or alias, case-insensitive).

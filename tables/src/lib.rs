@@ -23,4 +23,5 @@
 
 pub mod diagonal;
 pub mod orthogonal;
+pub mod hex;
 pub mod zobrist;
