@@ -22,6 +22,6 @@
 //! ```
 
 pub mod diagonal;
-pub mod orthogonal;
 pub mod hex;
+pub mod orthogonal;
 pub mod zobrist;
