@@ -7,7 +7,7 @@
 use polydam::perft_rows;
 use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::orthogonal::rules::*;
-use polydam_engine::orthogonal::{Orthogonal, Position};
+use polydam_engine::orthogonal::{movegen, Orthogonal, Position};
 use polydam_engine::variants::{dispatch, lookup, Family, GameVisitor, VARIANTS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -543,6 +543,14 @@ fn fast<R: Rules>(pos: &Position) -> Vec<(u8, u8, u64, bool)> {
 fn compare<R: Rules>(pos: &Position) -> bool {
     let want = naive::legal(&R::SHEET, pos);
     let got = fast::<R>(pos);
+    // perft's bulk count at the last ply must agree with the list.
+    assert_eq!(
+        movegen::count_moves::<R>(pos, Duplicates::Drop, &mut Vec::new()),
+        got.len() as u64,
+        "{}: bulk count in {}",
+        R::NAME,
+        Orthogonal::<R>::fen(pos)
+    );
     assert_eq!(
         got,
         want,

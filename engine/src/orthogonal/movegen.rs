@@ -111,14 +111,14 @@ fn piece_can_capture<R: Rules>(
 }
 
 /// Whether the side to move has a capture.
-#[inline]
+#[inline(always)]
 pub fn has_capture<R: Rules>(pos: &Position) -> bool {
     can_capture::<R>(pos, pos.side)
 }
 
 /// Whether `side` could capture if it were to move (the side to move, or a threat of the
 /// other side).
-#[inline]
+#[inline(always)]
 pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
     let us = side.index();
     let own = pos.pieces[us];
@@ -750,8 +750,11 @@ pub fn one_piece_draw<R: Rules>(pos: &Position) -> bool {
 
 /// Fills `out` with every legal move.
 pub fn generate<R: Rules>(pos: &Position, dups: Duplicates, out: &mut Vec<Move>) {
-    generate_captures::<R>(pos, dups, out);
-    if out.is_empty() {
+    // The bitboard test is much cheaper than starting the capture search, and a first jump
+    // always yields at least one capture sequence.
+    if has_capture::<R>(pos) {
+        generate_captures::<R>(pos, dups, out);
+    } else {
         generate_quiet::<R>(pos, out);
     }
 }
