@@ -213,8 +213,53 @@ fn greek4_crown_and_continue() {
         "c6xe4xc7xd8xe5=K",
     ];
     assert_moves::<Greek4>(fen, &king_goes_on);
+    assert_moves::<Armenian3>(fen, &king_goes_on);
     assert_moves::<Adigha>(fen, &king_goes_on);
     assert_moves::<Turkthic>(fen, &["c6xe4xc7xd8xe5=K"]);
+}
+
+/// `greek-6` (halt, crown-and-continue): the crowned king halts behind d8 and behind e5;
+/// `greek-7` and `greek-5` add free choice, so the single capture a2xa4 is legal beside it.
+#[test]
+fn greek_halting_or_free_crown_and_continue() {
+    let fen = "W:Wc6,a2:Bc7,d8,e5,a3";
+    assert_moves::<Greek6>(fen, &["c6xe4xc7xd8xe5=K"]);
+    assert_moves::<Greek7>(fen, &["a2xa4xa3", "c6xe4xc7xd8xe5=K"]);
+    assert_moves::<Greek5>(
+        fen,
+        &[
+            "a2xa4xa3",
+            "c6xe1xc7xd8xe5=K",
+            "c6xe2xc7xd8xe5=K",
+            "c6xe3xc7xd8xe5=K",
+            "c6xe4xc7xd8xe5=K",
+        ],
+    );
+    assert_moves::<Turkish>(fen, &["c6xe8xc7xd8=K"]);
+}
+
+/// `gothic-modified-2`: "it is not required to capture the longest line".
+#[test]
+fn gothic_modified_2_no_majority() {
+    let fen = "W:Wd4,a2:Ba3,d5,d7";
+    assert_moves::<Gothic>(fen, &["d4xd8xd5xd7=K"]);
+    assert_moves::<GothicModified>(fen, &["d4xd8xd5xd7=K"]);
+    assert_moves::<GothicModified2>(fen, &["a2xa4xa3", "d4xd8xd5xd7=K"]);
+}
+
+/// Man steps per card row: `croda` and `dameo` N + D2, `modern-gothic` D2, `universal` F5,
+/// `armenian` O3 + D2, `turkish` O3; `croda` men capture backward from the first jump (O4).
+#[test]
+fn man_step_directions_per_card() {
+    let fen = "W:Wd4:Bh8";
+    assert_moves::<Croda>(fen, &["d4-c5", "d4-d5", "d4-e5"]);
+    assert_moves::<Dameo>(fen, &["d4-c5", "d4-d5", "d4-e5"]);
+    assert_moves::<ModernGothic>(fen, &["d4-c5", "d4-e5"]);
+    assert_moves::<Universal>(fen, &["d4-c4", "d4-c5", "d4-d5", "d4-e4", "d4-e5"]);
+    assert_moves::<Armenian>(fen, &["d4-c4", "d4-c5", "d4-d5", "d4-e4", "d4-e5"]);
+    assert_moves::<Turkish>(fen, &["d4-c4", "d4-d5", "d4-e4"]);
+    assert_moves::<Croda>("W:Wd4:Bd3,h8", &["d4xd2xd3"]);
+    assert_moves::<ModernGothic>("W:Wd4:Bd3,h8", &["d4xd2xd3"]);
 }
 
 /// Card "crown-and-stop": the Gothic man is crowned on c8 and the move ends there.
