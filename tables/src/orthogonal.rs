@@ -15,7 +15,7 @@
 //! let c3 = 1u64 << square(2, 2);
 //! assert_eq!(step(c3, N), 1u64 << square(2, 3)); // c4
 //! assert_eq!(step(1u64 << square(7, 0), E), 0); // h1 has no eastern neighbour
-//! assert_eq!(RAYS[N][square(0, 0)].count_ones(), 7); // a2..a8
+//! assert_eq!(RAYS[N][square(0, 0) as usize].count_ones(), 7); // a2..a8
 //! ```
 
 use crate::zobrist::keys;
