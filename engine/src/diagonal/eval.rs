@@ -14,7 +14,7 @@ use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
 use super::movegen::{board_mask, is_forward, step};
 use super::position::Position;
-use super::rules::{Goal, Rules};
+use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
 
 /// The tunable weights of one kind of variant, in hundredths of a man.
@@ -135,6 +135,59 @@ pub fn weights<R: Rules>() -> &'static Weights {
                 &EIGHT_SHORT
             }
         }
+    }
+}
+
+/// What a king is worth under `sheet`'s rules, in percent of its family's [`Weights::king`].
+///
+/// A flying king's value comes from being hard to catch. The halt rules (card
+/// `diagonal-10x10.md`, "Deferred backward capture") make a king that captures into a trap land
+/// right behind the last piece it took, where it can be taken back, and the Constitutional
+/// restriction (card, "`constitutional`") forbids it to slide past threatened squares: both
+/// make kings easier to trap, the more so the more captures the rule affects. Untuned starting
+/// values in the order of how often each rule bites.
+pub const fn king_value_percent(sheet: &RuleSheet) -> i32 {
+    if sheet.constitutional {
+        return 85;
+    }
+    match sheet.halt {
+        Halt::None => 100,
+        // Every capture whose last piece is a king halts (Killer, `dbc-killer`).
+        Halt::LastKing => 80,
+        // Every multiple capture halts (`dbc-halt`).
+        Halt::TwoOrMore => 85,
+        // Multiple captures ending on a king (`dbc-killer-light`).
+        Halt::LastKingOfTwoOrMore => 90,
+        // Multiple captures ending on two kings (`dbc-halt-2`).
+        Halt::LastTwoKings => 95,
+    }
+}
+
+/// The largest number of pieces a lone defending king usually holds a draw against, when the
+/// attackers have nothing else (a guide for the evaluation; the search finds the actual wins).
+///
+/// With flying kings, International's lone king on the long diagonal holds against three.
+/// Each halt rule lets the attacker sacrifice a king so that the lone king's capture must stop
+/// right behind it, on a square where it is taken: against one extra piece when any capture of
+/// a king halts (Killer, `dbc-killer`), against two more when only multiple captures halt
+/// (`dbc-killer-light`, `dbc-halt`, `dbc-halt-2`). The Constitutional restriction stops the
+/// lone king sliding past the attackers' threats, so two kings beat one. Measured with
+/// `polydam analyse --depth 14` on random positions with the lone king on the long diagonal:
+/// every such position above the limit was a forced win, none at the limit.
+pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
+    if !sheet.flying_kings {
+        return 0;
+    }
+    if sheet.board.half != TEN.half {
+        return 2;
+    }
+    if sheet.constitutional {
+        return 1;
+    }
+    match sheet.halt {
+        Halt::None => 3,
+        Halt::LastKing => 1,
+        Halt::LastKingOfTwoOrMore | Halt::TwoOrMore | Halt::LastTwoKings => 2,
     }
 }
 
@@ -513,7 +566,7 @@ fn side_terms<R: Rules>(
                 squares |= ray::<R>(b, d, empty) & empty;
             }
         }
-        let v = w.king + squares.count_ones() as i32 * w.king_mobility;
+        let v = king_value::<R>(w) + squares.count_ones() as i32 * w.king_mobility;
         packed += pack(v, v);
     }
 
@@ -538,6 +591,33 @@ fn side_terms<R: Rules>(
     }
 }
 
+/// Bonus for a won kings-only ending against a lone king: a clear advantage, so that trading
+/// into it is welcome.
+const LONE_KING_WIN: i32 = 300;
+/// Its reduction per square the lone king can move to (the attacker hems it in first).
+const LONE_KING_ROOM: i32 = 4;
+
+/// Squares the lone king of a kings-only ending can move to (whichever side owns it).
+fn lone_king_room<R: Rules>(pos: &Position) -> i32 {
+    let lone = if pos.pieces[0].count_ones() == 1 {
+        pos.pieces[0]
+    } else {
+        pos.pieces[1]
+    };
+    let empty = !pos.occupied() & board_mask::<R>();
+    let mut squares = 0;
+    for d in 0..4 {
+        squares |= ray::<R>(lone, d, empty) & empty;
+    }
+    squares.count_ones() as i32
+}
+
+/// `w.king` scaled for `R`'s rules by [`king_value_percent`] (a constant per variant).
+#[inline(always)]
+fn king_value<R: Rules>(w: &Weights) -> i32 {
+    w.king * king_value_percent(&R::SHEET) / 100
+}
+
 /// Static evaluation from the side to move's view, in hundredths of a man.
 pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     let w = weights::<R>();
@@ -559,19 +639,26 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     if R::SHEET.goal == Goal::Normal {
         // Trading down when ahead: the same advantage is worth more with less material left
         // (`exchange` percent more once everything is gone).
-        let mat_us = us.men * w.man + us.kings * w.king;
-        let mat_them = them.men * w.man + them.kings * w.king;
+        let king = king_value::<R>(w);
+        let mat_us = us.men * w.man + us.kings * king;
+        let mat_them = them.men * w.man + them.kings * king;
         let diff = mat_us - mat_them;
         let start = start_men * w.man;
         let gone = (start - (mat_us + mat_them).min(start)).max(0);
         score += diff * w.exchange / 100 * gone / start;
 
-        // Few pieces against a king rarely win with flying kings: shrink the advantage.
-        if R::SHEET.flying_kings && diff != 0 {
+        // Few pieces against a king rarely win with flying kings: shrink the advantage. How
+        // few depends on the rules (see `lone_king_holds_against`); above the limit, a
+        // kings-only ending against a lone king is a win, and the defender's room to move is
+        // what the attacker must take away.
+        let limit = lone_king_holds_against(&R::SHEET);
+        if limit > 0 && diff != 0 {
             let (strong, weak) = if diff > 0 { (&us, &them) } else { (&them, &us) };
-            let limit = if g.half == TEN.half { 3 } else { 2 };
             if weak.kings > 0 && strong.men + strong.kings <= limit {
                 score /= 8;
+            } else if weak.kings == 1 && weak.men == 0 && strong.men == 0 {
+                let sign = if diff > 0 { 1 } else { -1 };
+                score += sign * (LONE_KING_WIN - LONE_KING_ROOM * lone_king_room::<R>(pos));
             }
         }
     }

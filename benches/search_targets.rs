@@ -1,0 +1,118 @@
+//! The search figures issue 3 asks for, measured in one run so that they share the machine's
+//! load (run with `cargo bench --bench search_targets`; add `-- --quick` for one round):
+//!
+//! 1. single-thread nodes per second from an International middle game (target: 5 million);
+//! 2. the depth completed from the International start within 5 seconds (target: 14);
+//! 3. time to a fixed depth with 2 threads against 1 thread (target: 1.5x shorter), from
+//!    several positions, the two thread counts alternating so that load changes hit both.
+//!
+//! Each figure prints as a line `name value`; the load average is printed first and last.
+
+use std::time::{Duration, Instant};
+
+use polydam_engine::diagonal::rules::International;
+use polydam_engine::diagonal::Diagonal;
+use polydam_engine::game::Game;
+use polydam_engine::history::GameRecord;
+use polydam_engine::search::{Limits, SearchControl, Searcher};
+
+type Intl = Diagonal<International>;
+
+/// Quiet International middle games (15-16 men each), the kind of position the 5 M target
+/// refers to.
+const MIDDLE_GAMES: [&str; 3] = [
+    "W:W25,27,28,30,32,33,34,35,37,38,39,40,42,43,44,46,48,49:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,22,23,24,26",
+    "W:W26-28,32-36,38,39,42,45,46,48-50:B2,3,5-7,9,14,16-21,23-25",
+    "B:W27,28,31-35,37-40,42-44,47,48:B3,6-9,11-14,16,18,19,21-24",
+];
+
+fn record(fen: &str) -> GameRecord<Intl> {
+    let pos = if fen == "start" {
+        Intl::start()
+    } else {
+        Intl::parse_position(fen).expect("bench position parses")
+    };
+    GameRecord::new(pos)
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Searches `fen` to `depth` with `threads` on a fresh table; returns (time, nodes).
+fn timed_search(fen: &str, depth: i32, threads: usize) -> (Duration, u64) {
+    let r = record(fen);
+    let mut searcher = Searcher::<Intl>::new(64, threads);
+    let t = Instant::now();
+    let result = searcher.search(
+        &r,
+        &Limits::depth(depth),
+        &SearchControl::new(),
+        &mut |_| {},
+    );
+    (t.elapsed(), result.nodes)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let rounds = if quick { 1 } else { 3 };
+    println!("load {}", load());
+
+    // 1. Middle-game speed: fixed-depth searches, nodes over time.
+    let mut nodes = 0u64;
+    let mut time = Duration::ZERO;
+    for _ in 0..rounds {
+        for fen in MIDDLE_GAMES {
+            let (t, n) = timed_search(fen, 14, 1);
+            nodes += n;
+            time += t;
+        }
+    }
+    println!(
+        "middle-game-nps-1-thread {:.2}M ({} nodes in {:.2} s)",
+        nodes as f64 / time.as_secs_f64() / 1e6,
+        nodes,
+        time.as_secs_f64()
+    );
+
+    // 2. Depth from the start in 5 seconds.
+    for _ in 0..rounds {
+        let r = record("start");
+        let mut searcher = Searcher::<Intl>::new(64, 1);
+        let mut reached = (0, Duration::ZERO);
+        let result = searcher.search(
+            &r,
+            &Limits::move_time(Duration::from_secs(5)),
+            &SearchControl::new(),
+            &mut |info| reached = (info.depth.plies(), info.time),
+        );
+        println!(
+            "start-depth-in-5s {} (completed at {:.2} s, {:.2}M nps)",
+            reached.0,
+            reached.1.as_secs_f64(),
+            result.nodes as f64 / result.time.as_secs_f64() / 1e6
+        );
+    }
+
+    // 3. Time to depth, 1 thread against 2, alternating.
+    let mut one = Duration::ZERO;
+    let mut two = Duration::ZERO;
+    let positions = ["start", MIDDLE_GAMES[0], MIDDLE_GAMES[1], MIDDLE_GAMES[2]];
+    for _ in 0..rounds {
+        for fen in positions {
+            let (t1, _) = timed_search(fen, 15, 1);
+            let (t2, _) = timed_search(fen, 15, 2);
+            one += t1;
+            two += t2;
+        }
+    }
+    println!(
+        "time-to-depth-15 1-thread {:.2} s, 2-threads {:.2} s, speedup {:.2}x",
+        one.as_secs_f64(),
+        two.as_secs_f64(),
+        one.as_secs_f64() / two.as_secs_f64()
+    );
+    println!("load {}", load());
+}
