@@ -303,7 +303,9 @@ impl<'a, G: Game> Worker<'a, G> {
             // Helpers skip some iterations, so that they are usually one ply ahead of the main
             // thread and fill the table with deeper results (the classic Lazy SMP skip
             // pattern: thread i skips depth d when ((d + i) / size) is odd).
-            if !self.is_main() && d > 1 {
+            // The last iteration is never skipped: a helper that ran out of iterations would
+            // sit idle while the main thread finishes.
+            if !self.is_main() && d > 1 && d < max_depth {
                 let size = 1 + (self.id as i32 + 1) / 4;
                 if ((d + self.id as i32) / size) % 2 == 1 {
                     continue;
@@ -363,6 +365,11 @@ impl<'a, G: Game> Worker<'a, G> {
             result.score = score;
             result.depth = depth;
             result.pv = self.frames[0].pv.clone();
+            if !self.is_main() && d == max_depth {
+                // A helper finished the last iteration first: its result is the search's
+                // (the deepest completed iteration wins), so the main thread need not finish.
+                self.shared.halt.store(true, Ordering::SeqCst);
+            }
             if self.is_main() {
                 self.shared.nodes[self.id]
                     .0
