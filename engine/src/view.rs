@@ -38,6 +38,9 @@ pub struct Cell {
     pub playable: bool,
     /// The cell's name in the variant's notation (`12`, `c3`, `d1`); empty on light squares.
     pub label: String,
+    /// The label without what the column label printed below the board already says (hex
+    /// Seesaw: the number within the column); the same as `label` elsewhere.
+    pub short_label: String,
     /// The piece on the cell.
     pub piece: Option<Piece>,
     /// The colour of the tile under the cell, in the families that have tiles.

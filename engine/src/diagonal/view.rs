@@ -31,15 +31,17 @@ pub fn board_view<R: Rules>(pos: &Position, last: Option<&Move>) -> BoardView {
         } else {
             None
         };
+        let label = if algebraic {
+            algebraic_of_internal::<R>(s)
+        } else {
+            number_of_internal::<R>(s).to_string()
+        };
         cells.push(Cell {
             row,
             col,
             playable: true,
-            label: if algebraic {
-                algebraic_of_internal::<R>(s)
-            } else {
-                number_of_internal::<R>(s).to_string()
-            },
+            short_label: label.clone(),
+            label,
             piece: owner.map(|owner| Piece {
                 owner,
                 king: pos.kings & bit != 0,
@@ -57,6 +59,7 @@ pub fn board_view<R: Rules>(pos: &Position, last: Option<&Move>) -> BoardView {
                     col,
                     playable: false,
                     label: String::new(),
+                    short_label: String::new(),
                     piece: None,
                     tile: None,
                     marked: false,

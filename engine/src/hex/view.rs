@@ -42,6 +42,7 @@ pub fn board_view(g: &HexGeometry, pos: &Position, last: Option<&Move>) -> Board
             col: (x + g.side - 1) as u32,
             playable: true,
             label: cell_name(g, c as u8),
+            short_label: g.name_parts(c as u8).1.to_string(),
             piece: owner.map(|owner| Piece {
                 owner,
                 king: false,

@@ -25,6 +25,7 @@ pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
             col: u32::from(sq % 8),
             playable: true,
             label: square_name(sq),
+            short_label: square_name(sq),
             piece: owner.map(|owner| Piece {
                 owner,
                 king: pos.kings & bit != 0,

@@ -19,6 +19,7 @@ pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
                     col,
                     playable: false,
                     label: String::new(),
+                    short_label: String::new(),
                     piece: None,
                     tile: None,
                     marked: false,
@@ -39,6 +40,7 @@ pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
                 col,
                 playable: true,
                 label: (s + 1).to_string(),
+                short_label: (s + 1).to_string(),
                 piece: owner.map(|owner| Piece {
                     owner,
                     king: false,

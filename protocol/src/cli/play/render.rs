@@ -59,7 +59,16 @@ fn cell_text(view: &BoardView, cell: &Cell, style: Style) -> (String, bool) {
     let tile = cell.tile.map(|t| tile_mark(t, style));
     let (mut text, is_label) = match &cell.piece {
         Some(p) => (piece_text(p, style), false),
-        None if view.label_empty_cells && !cell.label.is_empty() => (cell.label.clone(), true),
+        // In ASCII a hex cell name such as `b1` would read as a black stack of one: the short
+        // label (the number within the column, whose letter is printed below) cannot.
+        None if view.label_empty_cells && !cell.label.is_empty() => {
+            let label = if style.ascii {
+                &cell.short_label
+            } else {
+                &cell.label
+            };
+            (label.clone(), true)
+        }
         None if tile.is_some() => (String::new(), false),
         None => ((if style.ascii { "." } else { "·" }).to_string(), false),
     };
@@ -280,6 +289,82 @@ mod tests {
             .filter(|l| l.trim_start().starts_with("a "))
             .count();
         assert_eq!(last, 1, "{text}");
+    }
+
+    /// Renders the start position of one variant and checks it against its FEN.
+    struct StartBoard;
+
+    impl polydam_engine::variants::GameVisitor for StartBoard {
+        type Output = (String, BoardView);
+        fn visit<G: Game>(self) -> Self::Output {
+            let start = G::start();
+            (G::fen(&start), G::board_view(&start, None))
+        }
+    }
+
+    #[test]
+    fn every_variant_draws_its_start_board() {
+        for v in polydam_engine::variants::VARIANTS {
+            let (fen, view) =
+                polydam_engine::variants::dispatch(v.name, StartBoard).expect("a registered name");
+            assert!(view.note.is_none(), "{}: no board drawing", v.name);
+            assert!(view.count(Side::White) > 0, "{}: {fen}", v.name);
+            assert!(view.count(Side::Black) > 0, "{}: {fen}", v.name);
+            let mut seen = std::collections::HashSet::new();
+            for c in &view.cells {
+                assert!(c.row < view.rows && c.col < view.cols, "{}: {c:?}", v.name);
+                assert!(
+                    seen.insert((c.row, c.col)),
+                    "{}: two cells at {c:?}",
+                    v.name
+                );
+                assert_eq!(c.playable, !c.label.is_empty(), "{}: {c:?}", v.name);
+            }
+            let text = render(&view, ASCII);
+            assert!(
+                text.lines().count() >= view.rows as usize,
+                "{}:\n{text}",
+                v.name
+            );
+            let pieces = count_on_board(&text, 'w') + count_on_board(&text, 'b');
+            assert_eq!(
+                pieces,
+                view.count(Side::White) + view.count(Side::Black),
+                "{}:\n{text}",
+                v.name
+            );
+        }
+    }
+
+    #[test]
+    fn spanish_square_one_is_h1() {
+        use polydam_engine::diagonal::{rules::Spanish, Diagonal};
+        type S = Diagonal<Spanish>;
+        let view = S::board_view(&S::start(), None);
+        let one = view
+            .cells
+            .iter()
+            .find(|c| c.label == "1")
+            .map(|c| (c.row, c.col));
+        assert_eq!(one, Some((7, 7)));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        type T = Orthogonal<Turkish>;
+        let start = T::start();
+        let mv = T::parse_move(&start, "a3-a4").expect("a legal Turkish move");
+        let view = T::board_view(&T::play(&start, &mv), Some(&mv));
+        assert!(!render(&view, ASCII).contains('\x1b'));
+        let coloured = render(
+            &view,
+            Style {
+                ascii: false,
+                color: true,
+            },
+        );
+        assert_eq!(coloured.matches("\x1b[7m").count(), 2, "{coloured}");
+        assert!(!coloured.contains("[○]"), "{coloured}");
     }
 
     #[test]
