@@ -161,11 +161,19 @@ impl<G: Game> Table<'_, G> {
         writeln!(
             out,
             "move {}: {} ({}) to move{who}{last}",
-            self.record.moves().len() / 2 + 1,
+            self.move_number(),
             side.name(),
             render::piece_glyph(side, false, self.style)
         )
         .map_err(io_err)
+    }
+
+    /// The number of the current full move, counting from 1 at the first position given (a
+    /// game whose first position has Black to move starts with Black's half of move 1).
+    fn move_number(&self) -> usize {
+        let first = self.record.positions().first().map(G::side_to_move);
+        let offset = usize::from(first == Some(Side::Black));
+        (self.record.moves().len() + offset) / 2 + 1
     }
 
     /// The legal moves in the variant's notation, sorted.
@@ -464,6 +472,42 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("error: the game is over"), "{text}");
+    }
+
+    #[test]
+    fn input_that_is_not_utf8_is_an_error_not_the_end() {
+        let mut out = Vec::new();
+        let mut input: &[u8] = b"\xff\xfe\ne3-e4\n";
+        run_play(&opts("turkish", EngineSide::Black), &mut input, &mut out).expect("the game runs");
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("error: cannot read input"), "{text}");
+        assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn fen_and_moves_options_set_the_start_and_new_returns_to_it() {
+        let mut o = opts("turkish", EngineSide::None);
+        o.moves = Some("e3-e4 b6-b5".into());
+        let text = play(
+            &o,
+            "d3-d4
+new
+fen
+",
+        );
+        assert!(
+            text.contains("move 2: white (w) to move, last move b6-b5"),
+            "{text}"
+        );
+        assert!(
+            text.contains("move 2: black (b) to move, last move d3-d4"),
+            "{text}"
+        );
+        assert!(text.contains("new game"), "{text}");
+        assert!(
+            text.contains("W:Wa2-h2,a3-d3,f3-h3,e4:Bb5,a6,c6-h6,a7-h7"),
+            "{text}"
+        );
     }
 
     #[test]
