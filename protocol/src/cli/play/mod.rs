@@ -126,6 +126,8 @@ fn classify(line: &str) -> Input<'_> {
     }
 }
 
+/// The game at the table: the record being played, the position to go back to on `new`, and
+/// the engine with its limits (one searcher for the whole game, so its table carries over).
 struct Table<'a, G: Game> {
     opts: &'a PlayOptions,
     style: Style,
