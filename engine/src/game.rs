@@ -248,6 +248,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         0
     }
 
+    /// The position described for display (see [`crate::view`]), with the start and end cells
+    /// of `last` (the move that led to it) marked. Families override it with their board; the
+    /// default only carries the FEN.
+    fn board_view(pos: &Self::Position, _last: Option<&Self::Move>) -> crate::view::BoardView {
+        crate::view::BoardView::note_only(Self::fen(pos))
+    }
+
     /// perft: the number of move paths of exactly `depth` plies.
     fn perft(pos: &Self::Position, depth: u32, dups: Duplicates) -> u64 {
         crate::perft::generic_perft::<Self>(pos, depth, dups)

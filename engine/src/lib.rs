@@ -20,5 +20,6 @@ pub mod perft;
 pub mod search;
 pub mod stacks;
 pub mod variants;
+pub mod view;
 
 pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use polydam_engine::game::Duplicates;
+use polydam_protocol::cli::play::{EngineSide, PlayOptions};
 use polydam_protocol::cli::{self, analyse::AnalyseOptions, perft::PerftOptions, CliError};
 
 /// Polydam, a draughts engine for the whole draughts family.
@@ -21,6 +22,16 @@ enum DupArg {
     Drop,
     /// Every capture path counts.
     Keep,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SideArg {
+    /// The engine plays White.
+    White,
+    /// The engine plays Black.
+    Black,
+    /// No engine: two people play.
+    None,
 }
 
 #[derive(Subcommand, Debug)]
@@ -96,6 +107,36 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Play against the engine in the terminal (type `help` at the prompt).
+    Play {
+        /// Variant name.
+        #[arg(long, short = 'v', default_value = "international")]
+        variant: String,
+        /// Start position: PDN FEN or Hub string.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves to play first.
+        #[arg(long)]
+        moves: Option<String>,
+        /// The engine's side (`none`: two people play).
+        #[arg(long, value_enum, default_value = "black")]
+        engine_side: SideArg,
+        /// Seconds per engine move (1 when neither this nor --depth is given).
+        #[arg(long)]
+        movetime: Option<f64>,
+        /// Search depth per engine move.
+        #[arg(long, short = 'd')]
+        depth: Option<i32>,
+        /// Draw the board in plain ASCII (w b W B).
+        #[arg(long)]
+        ascii: bool,
+        /// Colour the last move (only when the output is a terminal).
+        #[arg(long)]
+        color: bool,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// Search fixed positions to a fixed depth with one thread; prints `nodes N` and `nps X`.
     Bench {
         /// Transposition table size in MiB.
@@ -163,6 +204,38 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 hash_mib: hash,
             };
             cli::analyse::run_analyse(&opts, &mut out)
+        }
+        Some(Command::Play {
+            variant,
+            fen,
+            moves,
+            engine_side,
+            movetime,
+            depth,
+            ascii,
+            color,
+            hash,
+        }) => {
+            use std::io::IsTerminal;
+            let opts = PlayOptions {
+                variant,
+                fen,
+                moves,
+                engine_side: match engine_side {
+                    SideArg::White => EngineSide::White,
+                    SideArg::Black => EngineSide::Black,
+                    SideArg::None => EngineSide::None,
+                },
+                movetime,
+                depth,
+                ascii,
+                // Escape codes only make sense on a terminal; piped output stays plain.
+                color: color && std::io::stdout().is_terminal(),
+                hash_mib: hash,
+            };
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            cli::play::run_play(&opts, &mut input, &mut out)
         }
         Some(Command::Bench { hash }) => cli::bench::run_bench(hash, &mut out),
         Some(Command::Variants) => out

@@ -13,6 +13,7 @@
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod view;
 
 use std::marker::PhantomData;
 
@@ -168,6 +169,10 @@ impl<B: HexBoard> Game for Hex<B> {
     fn move_index(_pos: &Position, mv: &Move) -> usize {
         let deploy = (mv.kind == Kind::Deploy) as usize;
         deploy << 12 | (mv.from as usize) << 6 | mv.to as usize
+    }
+
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+        view::board_view(B::GEOMETRY, pos, last)
     }
 
     fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {

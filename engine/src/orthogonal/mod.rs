@@ -15,6 +15,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod view;
 
 use std::marker::PhantomData;
 
@@ -138,6 +139,10 @@ impl<R: Rules> Game for Orthogonal<R> {
 
     fn move_index(_pos: &Position, mv: &Move) -> usize {
         mv.from as usize * 64 + mv.to as usize
+    }
+
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+        view::board_view(pos, last)
     }
 
     fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {

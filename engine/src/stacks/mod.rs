@@ -14,6 +14,7 @@
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod view;
 
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
@@ -129,6 +130,10 @@ impl Game for SeesawDraughts {
 
     fn move_index(_pos: &Position, mv: &Move) -> usize {
         (mv.from as usize) << 6 | mv.to as usize
+    }
+
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+        view::board_view(pos, last)
     }
 
     fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {

@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod perft;
+pub mod play;
 pub mod setup;
 
 use std::fmt;

@@ -1,0 +1,523 @@
+//! `polydam play`: a game against the engine (or between two people) in the terminal.
+//!
+//! The loop reads one line at a time: a move in the variant's notation (read leniently by
+//! [`Game::parse_move`]) or a command (`moves`, `undo`, `hint`, `fen`, `new`, `help`, `quit`).
+//! Bad input gets a one-line error and the game goes on; end of input ends the program
+//! normally. All output goes through a `&mut dyn Write`, so tests can drive it in-process.
+
+pub mod render;
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
+use polydam_engine::history::{EndReason, GameRecord};
+use polydam_engine::search::{Depth, Limits, SearchControl, Searcher};
+use polydam_engine::variants::{dispatch, GameVisitor};
+
+use super::{setup, CliError};
+use render::Style;
+
+/// Which side the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineSide {
+    /// The engine plays White.
+    White,
+    /// The engine plays Black (the default: the human moves first in most variants).
+    #[default]
+    Black,
+    /// Nobody: two people play each other, and `undo` takes back one ply.
+    None,
+}
+
+impl EngineSide {
+    fn side(self) -> Option<Side> {
+        match self {
+            EngineSide::White => Some(Side::White),
+            EngineSide::Black => Some(Side::Black),
+            EngineSide::None => None,
+        }
+    }
+}
+
+/// Options of `polydam play`.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Variant name.
+    pub variant: String,
+    /// Start position (FEN or Hub string), or the variant's start.
+    pub fen: Option<String>,
+    /// Moves to play first.
+    pub moves: Option<String>,
+    /// The engine's side.
+    pub engine_side: EngineSide,
+    /// Seconds per engine move (1 when neither this nor `depth` is given).
+    pub movetime: Option<f64>,
+    /// Fixed search depth per engine move.
+    pub depth: Option<i32>,
+    /// Plain ASCII board.
+    pub ascii: bool,
+    /// ANSI colours (the caller turns this off when the output is no terminal).
+    pub color: bool,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions {
+            variant: "international".into(),
+            fen: None,
+            moves: None,
+            engine_side: EngineSide::Black,
+            movetime: None,
+            depth: None,
+            ascii: false,
+            color: false,
+            hash_mib: 16,
+        }
+    }
+}
+
+/// Engine time per move when no limit is given.
+const DEFAULT_MOVETIME: f64 = 1.0;
+
+const HELP: &str = "\
+commands:
+  <move>   play a move in the variant's notation (see `moves`)
+  moves    list the legal moves
+  undo     take back your last move (and the engine's answer)
+  hint     ask the engine for a move
+  fen      print the position
+  new      start again
+  help     this text
+  quit     leave (end of input does too)";
+
+fn io_err(e: std::io::Error) -> CliError {
+    CliError(format!("cannot write output: {e}"))
+}
+
+/// What a line of input asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Input<'a> {
+    Empty,
+    Quit,
+    Help,
+    Moves,
+    Undo,
+    Hint,
+    Fen,
+    New,
+    Move(&'a str),
+}
+
+fn classify(line: &str) -> Input<'_> {
+    let text = line.trim();
+    match text.to_ascii_lowercase().as_str() {
+        "" => Input::Empty,
+        "quit" | "exit" | "q" => Input::Quit,
+        "help" | "?" => Input::Help,
+        "moves" | "legal" => Input::Moves,
+        "undo" | "u" | "takeback" => Input::Undo,
+        "hint" => Input::Hint,
+        "fen" => Input::Fen,
+        "new" => Input::New,
+        _ => Input::Move(text),
+    }
+}
+
+/// The game at the table: the record being played, the position to go back to on `new`, and
+/// the engine with its limits (one searcher for the whole game, so its table carries over).
+struct Table<'a, G: Game> {
+    opts: &'a PlayOptions,
+    style: Style,
+    initial: GameRecord<G>,
+    record: GameRecord<G>,
+    searcher: Searcher<G>,
+    limits: Limits,
+}
+
+impl<G: Game> Table<'_, G> {
+    fn engine_to_move(&self) -> bool {
+        self.opts.engine_side.side() == Some(G::side_to_move(self.record.current()))
+    }
+
+    fn show_board(&self, out: &mut dyn Write) -> Result<(), CliError> {
+        let pos = self.record.current();
+        let view = G::board_view(pos, self.record.moves().last());
+        out.write_all(render::render(&view, self.style).as_bytes())
+            .map_err(io_err)?;
+        let side = G::side_to_move(pos);
+        let who = match self.opts.engine_side.side() {
+            None => "",
+            Some(s) if s == side => " (engine)",
+            Some(_) => " (you)",
+        };
+        let last = match (self.record.moves().last(), self.record.positions().len()) {
+            (Some(mv), n) if n >= 2 => {
+                let before = &self.record.positions()[n - 2];
+                format!(", last move {}", G::move_text(before, mv, MoveStyle::Pdn))
+            }
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "move {}: {} ({}) to move{who}{last}",
+            self.move_number(),
+            side.name(),
+            render::piece_glyph(side, false, self.style)
+        )
+        .map_err(io_err)
+    }
+
+    /// The number of the current full move, counting from 1 at the first position given (a
+    /// game whose first position has Black to move starts with Black's half of move 1).
+    fn move_number(&self) -> usize {
+        let first = self.record.positions().first().map(G::side_to_move);
+        let offset = usize::from(first == Some(Side::Black));
+        (self.record.moves().len() + offset) / 2 + 1
+    }
+
+    /// The legal moves in the variant's notation, sorted.
+    fn legal_texts(&self) -> Vec<String> {
+        let pos = self.record.current();
+        let mut moves = Vec::new();
+        G::generate(pos, Duplicates::Drop, &mut moves);
+        let mut texts: Vec<String> = moves
+            .iter()
+            .map(|m| G::move_text(pos, m, MoveStyle::Pdn))
+            .collect();
+        texts.sort();
+        texts
+    }
+
+    fn search(&mut self) -> Option<G::Move> {
+        let control = SearchControl::new();
+        let result = self
+            .searcher
+            .search(&self.record, &self.limits, &control, &mut |_| {});
+        result.best_move
+    }
+
+    /// Takes back the human's last move (with the engine's answers after it), or one ply when
+    /// two people play. Returns how many plies were taken back.
+    fn undo(&mut self) -> usize {
+        let Some(human) = self.opts.engine_side.side().map(Side::opponent) else {
+            return usize::from(self.record.pop().is_some());
+        };
+        let n = self.record.positions().len();
+        // Only go back if some earlier position had the human to move: otherwise the engine
+        // would simply play its first move again.
+        if !self.record.positions()[..n - 1]
+            .iter()
+            .any(|p| G::side_to_move(p) == human)
+        {
+            return 0;
+        }
+        let mut taken = 0;
+        while self.record.pop().is_some() {
+            taken += 1;
+            if G::side_to_move(self.record.current()) == human {
+                break;
+            }
+        }
+        taken
+    }
+
+    fn result_text(&self, outcome: Outcome, reason: EndReason) -> String {
+        let side = G::side_to_move(self.record.current());
+        let result = match outcome {
+            Outcome::Win => format!("{} wins", side.name()),
+            Outcome::Loss => format!("{} wins", side.opponent().name()),
+            Outcome::Draw => "draw".to_string(),
+        };
+        let why = match reason {
+            EndReason::NoMoves => format!("{} has no legal move", side.name()),
+            EndReason::Decided => "decided by the position".to_string(),
+            EndReason::Repetition => "repetition".to_string(),
+            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
+            EndReason::EndgameCounter => "endgame move limit".to_string(),
+        };
+        format!("game over: {result} ({why})")
+    }
+
+    fn run(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
+        writeln!(out, "polydam play: {} (type a move, or `help`)", G::NAME).map_err(io_err)?;
+        let mut line = String::new();
+        let mut shown = false;
+        loop {
+            let over = self.record.outcome();
+            if over.is_none() && self.engine_to_move() {
+                let before = *self.record.current();
+                match self.search() {
+                    Some(mv) => {
+                        writeln!(
+                            out,
+                            "engine plays {}",
+                            G::move_text(&before, &mv, MoveStyle::Pdn)
+                        )
+                        .map_err(io_err)?;
+                        self.record.push(mv);
+                        shown = false;
+                        continue;
+                    }
+                    None => {
+                        // Not expected with a legal move on the board; let the human take over.
+                        writeln!(out, "error: the engine found no move").map_err(io_err)?;
+                    }
+                }
+            }
+            if !shown {
+                self.show_board(out)?;
+                if let Some((outcome, reason)) = over {
+                    writeln!(out, "{}", self.result_text(outcome, reason)).map_err(io_err)?;
+                    writeln!(out, "(undo, new or quit)").map_err(io_err)?;
+                }
+                shown = true;
+            }
+            write!(out, "> ").map_err(io_err)?;
+            out.flush().map_err(io_err)?;
+            line.clear();
+            match input.read_line(&mut line) {
+                Ok(0) => {
+                    writeln!(out).map_err(io_err)?;
+                    return Ok(());
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    // Not UTF-8 and the like: say so and carry on with the next line.
+                    writeln!(out, "error: cannot read input: {e}").map_err(io_err)?;
+                    continue;
+                }
+            }
+            match classify(&line) {
+                Input::Empty => {}
+                Input::Quit => return Ok(()),
+                Input::Help => writeln!(out, "{HELP}").map_err(io_err)?,
+                Input::Fen => writeln!(out, "{}", G::fen(self.record.current())).map_err(io_err)?,
+                Input::Moves => {
+                    let texts = self.legal_texts();
+                    writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))
+                        .map_err(io_err)?;
+                }
+                Input::Hint => {
+                    if over.is_some() {
+                        writeln!(out, "error: the game is over").map_err(io_err)?;
+                    } else {
+                        let pos = *self.record.current();
+                        match self.search() {
+                            Some(mv) => {
+                                writeln!(out, "hint: {}", G::move_text(&pos, &mv, MoveStyle::Pdn))
+                                    .map_err(io_err)?
+                            }
+                            None => writeln!(out, "no hint").map_err(io_err)?,
+                        }
+                    }
+                }
+                Input::New => {
+                    self.record = self.initial.clone();
+                    writeln!(out, "new game").map_err(io_err)?;
+                    shown = false;
+                }
+                Input::Undo => match self.undo() {
+                    0 => writeln!(out, "error: nothing to undo").map_err(io_err)?,
+                    n => {
+                        writeln!(
+                            out,
+                            "took back {n} {}",
+                            if n == 1 { "ply" } else { "plies" }
+                        )
+                        .map_err(io_err)?;
+                        shown = false;
+                    }
+                },
+                Input::Move(text) => {
+                    if over.is_some() {
+                        writeln!(out, "error: the game is over (undo, new or quit)")
+                            .map_err(io_err)?;
+                    } else if self.engine_to_move() {
+                        writeln!(out, "error: it is the engine's turn").map_err(io_err)?;
+                    } else {
+                        match self.record.push_text(text) {
+                            Ok(_) => shown = false,
+                            Err(e) => {
+                                writeln!(out, "error: {e} (type `moves` for the legal moves)")
+                                    .map_err(io_err)?
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct PlayJob<'a> {
+    opts: &'a PlayOptions,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+impl GameVisitor for PlayJob<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let o = self.opts;
+        let initial = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let mut limits = Limits::default();
+        if let Some(d) = o.depth {
+            limits.depth = Some(Depth(d));
+        }
+        if o.movetime.is_some() || o.depth.is_none() {
+            let s = o.movetime.unwrap_or(DEFAULT_MOVETIME);
+            limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
+        }
+        let mut game = Table::<G> {
+            opts: o,
+            style: Style {
+                ascii: o.ascii,
+                color: o.color,
+            },
+            record: initial.clone(),
+            initial,
+            searcher: Searcher::<G>::new(o.hash_mib, 1),
+            limits,
+        };
+        game.run(self.input, self.out)
+    }
+}
+
+/// Runs `polydam play`, reading lines from `input` and writing to `out`.
+pub fn run_play(
+    opts: &PlayOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if let Some(d) = opts.depth {
+        if d < 1 {
+            return Err(CliError("--depth must be at least 1".into()));
+        }
+    }
+    if let Some(s) = opts.movetime {
+        if !s.is_finite() || s <= 0.0 {
+            return Err(CliError(format!(
+                "--movetime must be a positive number of seconds, not {s}"
+            )));
+        }
+    }
+    dispatch(&opts.variant, PlayJob { opts, input, out })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(opts: &PlayOptions, input: &str) -> String {
+        let mut out = Vec::new();
+        let mut reader = input.as_bytes();
+        run_play(opts, &mut reader, &mut out).expect("the game runs");
+        String::from_utf8(out).expect("UTF-8 output")
+    }
+
+    fn opts(variant: &str, engine_side: EngineSide) -> PlayOptions {
+        PlayOptions {
+            variant: variant.into(),
+            engine_side,
+            depth: Some(1),
+            ascii: true,
+            ..PlayOptions::default()
+        }
+    }
+
+    #[test]
+    fn commands_are_recognised_case_insensitively() {
+        assert_eq!(classify("  MOVES \n"), Input::Moves);
+        assert_eq!(classify("Undo"), Input::Undo);
+        assert_eq!(classify(""), Input::Empty);
+        assert_eq!(classify("a3-a4"), Input::Move("a3-a4"));
+    }
+
+    #[test]
+    fn two_humans_undo_one_ply() {
+        let text = play(&opts("turkish", EngineSide::None), "a3-a4\nundo\nfen\n");
+        assert!(text.contains("took back 1 ply"), "{text}");
+        assert!(!text.contains("engine plays"), "{text}");
+        assert!(text.contains("W:Wa2-h3:Ba6-h7"), "{text}");
+    }
+
+    #[test]
+    fn engine_as_white_moves_first_and_undo_at_start_is_refused() {
+        let text = play(&opts("russian", EngineSide::White), "undo\n");
+        assert!(text.starts_with("polydam play: russian"), "{text}");
+        assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+        assert!(text.contains("error: nothing to undo"), "{text}");
+    }
+
+    #[test]
+    fn garbage_gets_an_error_and_the_game_goes_on() {
+        let text = play(
+            &opts("international", EngineSide::Black),
+            "zz\u{0}9\n32-28\n",
+        );
+        assert!(text.contains("error: "), "{text}");
+        assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_finished_game_reports_the_result() {
+        // White to move with no pieces left: Black has won.
+        let mut o = opts("english", EngineSide::None);
+        o.fen = Some("W:W:B1".into());
+        let text = play(&o, "11-15\nquit\n");
+        assert!(
+            text.contains("game over: black wins (white has no legal move)"),
+            "{text}"
+        );
+        assert!(text.contains("error: the game is over"), "{text}");
+    }
+
+    #[test]
+    fn input_that_is_not_utf8_is_an_error_not_the_end() {
+        let mut out = Vec::new();
+        let mut input: &[u8] = b"\xff\xfe\ne3-e4\n";
+        run_play(&opts("turkish", EngineSide::Black), &mut input, &mut out).expect("the game runs");
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("error: cannot read input"), "{text}");
+        assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn fen_and_moves_options_set_the_start_and_new_returns_to_it() {
+        let mut o = opts("turkish", EngineSide::None);
+        o.moves = Some("e3-e4 b6-b5".into());
+        let text = play(
+            &o,
+            "d3-d4
+new
+fen
+",
+        );
+        assert!(
+            text.contains("move 2: white (w) to move, last move b6-b5"),
+            "{text}"
+        );
+        assert!(
+            text.contains("move 2: black (b) to move, last move d3-d4"),
+            "{text}"
+        );
+        assert!(text.contains("new game"), "{text}");
+        assert!(
+            text.contains("W:Wa2-h2,a3-d3,f3-h3,e4:Bb5,a6,c6-h6,a7-h7"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        let mut o = opts("turkish", EngineSide::Black);
+        o.depth = Some(0);
+        assert!(run_play(&o, &mut "".as_bytes(), &mut Vec::new()).is_err());
+        let o = opts("nonesuch", EngineSide::Black);
+        assert!(run_play(&o, &mut "".as_bytes(), &mut Vec::new()).is_err());
+    }
+}
