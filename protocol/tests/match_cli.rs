@@ -205,6 +205,44 @@ fn polydam_against_itself_with_random_openings_and_sprt() {
 }
 
 #[test]
+fn clock_games_and_depth_limits_finish_without_forfeits() {
+    let e = polydam_engine();
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--games",
+        "2",
+        "--time",
+        "1",
+        "--inc",
+        "0.05",
+        "--max-plies",
+        "12",
+        "-q",
+    ]);
+    assert!(out.contains("1 s + 0.05 s per move"), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    // Same names are told apart by number.
+    assert!(out.contains("Polydam #1 vs Polydam #2: "), "{out}");
+    assert!(out.contains("endings: ply cap (12 plies) 2;"), "{out}");
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "2",
+        "--max-plies",
+        "8",
+        "-q",
+    ]);
+    assert!(out.contains("depth 2"), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+}
+
+#[test]
 fn other_variants_use_card_numbering_and_their_tags() {
     for (variant, tag) in [
         ("russian", "[GameType \"25\"]"),

@@ -125,7 +125,7 @@ const CLOCK_GRACE: Duration = Duration::from_millis(100);
 const DEPTH_TIMEOUT_SECS: f64 = 60.0;
 
 fn positive(name: &str, value: f64) -> Result<f64, CliError> {
-    if value.is_finite() && value >= 0.0 && value <= 1e6 {
+    if (0.0..=1e6).contains(&value) {
         Ok(value)
     } else {
         Err(CliError(format!(
@@ -547,6 +547,23 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
                 .map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
             names.push(spec.name.clone().unwrap_or_else(|| engine.id_name.clone()));
         }
+        // Engines with the same name are told apart by their number.
+        for i in 0..names.len() {
+            if names.iter().filter(|n| **n == names[i]).count() > 1 {
+                let numbered: Vec<String> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(j, n)| {
+                        if *n == names[i] {
+                            format!("{n} #{}", j + 1)
+                        } else {
+                            n.clone()
+                        }
+                    })
+                    .collect();
+                names = numbered;
+            }
+        }
 
         let mut jobs = Vec::new();
         for a in 0..self.specs.len() {
@@ -732,7 +749,7 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
                 let penta = Sample::pentanomial(pentanomial);
                 if let Some(s) = &penta {
                     report.push_str(&format!(
-                        "  {} pairs LL/LD/DD+WL/WD/WW {:?}\n",
+                        "  {}, pairs scoring 0/0.5/1/1.5/2: {:?}\n",
                         elo_line(s, "pentanomial over game pairs"),
                         pentanomial
                     ));

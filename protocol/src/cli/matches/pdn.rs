@@ -105,12 +105,14 @@ pub fn write_game(game: &PdnGame) -> String {
     let offset = usize::from(game.second_player_starts);
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = i + offset;
+        // The move number stays on the line of its move.
         if ply % 2 == 0 {
-            tokens.push(format!("{}.", ply / 2 + 1));
+            tokens.push(format!("{}. {mv}", ply / 2 + 1));
         } else if i == 0 {
-            tokens.push(format!("{}...", ply / 2 + 1));
+            tokens.push(format!("{}... {mv}", ply / 2 + 1));
+        } else {
+            tokens.push(mv.clone());
         }
-        tokens.push(mv.clone());
     }
     tokens.push(result.to_owned());
     let mut line = String::new();
