@@ -84,6 +84,8 @@ pub struct Answer {
     pub score: Option<f64>,
     /// Time from sending `go` to reading `done`.
     pub elapsed: Duration,
+    /// The last `error message=` the engine wrote since the `pos` line, if any.
+    pub error: Option<String>,
 }
 
 /// One running engine speaking Hub.
@@ -267,6 +269,9 @@ impl HubEngine {
         level_lines: &[String],
         timeout: Duration,
     ) -> Result<Answer, EngineFailure> {
+        // Lines left over from an earlier exchange (a second `done`, say) must not be taken
+        // for the answer to this one.
+        while self.lines.try_recv().is_ok() {}
         self.send(pos_line)?;
         for level in level_lines {
             self.send(level)?;
@@ -275,6 +280,7 @@ impl HubEngine {
         let started = Instant::now();
         let deadline = started + timeout;
         let mut score = None;
+        let mut error = None;
         loop {
             let line = self.read_line(deadline)?;
             let Ok(line) = lex(&line) else { continue };
@@ -289,6 +295,7 @@ impl HubEngine {
                         }
                     }
                 }
+                "error" => error = line.value("message").map(str::to_owned),
                 "done" => {
                     let mv = line
                         .value("move")
@@ -299,6 +306,7 @@ impl HubEngine {
                         mv,
                         score,
                         elapsed: started.elapsed(),
+                        error,
                     });
                 }
                 _ => {}

@@ -286,7 +286,10 @@ pub fn play_game<G: Game>(
         let mv = match G::parse_move(&pos, &text) {
             Ok(mv) => mv,
             Err(_) => {
-                let why = format!("illegal move {}", excerpt(&text));
+                let mut why = format!("illegal move {}", excerpt(&text));
+                if let Some(said) = &answer.error {
+                    why.push_str(&format!(" (the engine said: {})", excerpt(said)));
+                }
                 return forfeit(side, why, false, pdn_moves);
             }
         };
