@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use polydam_engine::game::Duplicates;
 use polydam_protocol::cli::play::{EngineSide, PlayOptions};
-use polydam_protocol::cli::{self, analyse::AnalyseOptions, perft::PerftOptions, CliError};
+use polydam_protocol::cli::{
+    self, analyse::AnalyseOptions, matches::MatchOptions, perft::PerftOptions, CliError,
+};
 
 /// Polydam, a draughts engine for the whole draughts family.
 #[derive(Parser, Debug)]
@@ -143,6 +145,91 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Play games between Hub engines (a round robin for more than two), refereed with
+    /// Polydam's rules; prints W/D/L, score, Elo with its 95% interval and an optional SPRT.
+    Match(Box<MatchArgs>),
+}
+
+/// The options of `polydam match` (see docs/match.md).
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// Variant name (see `polydam variants`).
+    #[arg(long, short = 'v', default_value = "international")]
+    variant: String,
+    /// An engine command speaking Hub, e.g. "polydam hub" (split on spaces; "..." groups).
+    /// Give it two or more times.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// An engine parameter sent as set-param: N:name=value (N = engine number from 1).
+    #[arg(long = "engine-option", value_name = "N:NAME=VALUE")]
+    engine_options: Vec<String>,
+    /// An engine's name in the report and the PDN: N:name (default: its `id name=`).
+    #[arg(long = "name", value_name = "N:NAME")]
+    names: Vec<String>,
+    /// Games per pair of engines (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Seconds per move (`level move-time`).
+    #[arg(long)]
+    movetime: Option<f64>,
+    /// Clock per side and game in seconds (`level time= inc=`).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Clock increment per move in seconds.
+    #[arg(long, default_value_t = 0.0)]
+    inc: f64,
+    /// Depth limit per move (`level depth`), alone or with a time limit.
+    #[arg(long, short = 'd')]
+    depth: Option<u32>,
+    /// Seconds a move may take before a time forfeit, without a clock
+    /// (default: max(1, 10 x movetime), or 60 with --depth only).
+    #[arg(long)]
+    move_timeout: Option<f64>,
+    /// Book of openings: one per line, a position, moves from the start, or POSITION;MOVES.
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
+    /// Random legal plies from the start as the opening of each pair of games (no book).
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (each worker runs its own engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Adjudicate when both engines' scores agree for this many plies (0 = never).
+    #[arg(long, default_value_t = 0)]
+    adjudicate_plies: usize,
+    /// Win adjudication: both scores at least this many men, same winner.
+    #[arg(long, default_value_t = 5.0)]
+    win_score: f64,
+    /// Draw adjudication: both scores at most this many men.
+    #[arg(long, default_value_t = 0.05)]
+    draw_score: f64,
+    /// No draw adjudication before this ply.
+    #[arg(long, default_value_t = 80)]
+    draw_min_plies: usize,
+    /// A game still going after this many plies is drawn (the ply cap).
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// SPRT: elo0,elo1 (logistic Elo), e.g. 0,5.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
+    sprt: Option<String>,
+    /// SPRT type I error.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT type II error.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Write every game to this PDN file.
+    #[arg(long)]
+    pdn: Option<std::path::PathBuf>,
+    /// No progress bar: a plain line per finished game on stderr.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Seconds each handshake answer (`wait`, `ready`) may take.
+    #[arg(long, default_value_t = 10.0)]
+    handshake_timeout: f64,
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -236,6 +323,37 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let stdin = std::io::stdin();
             let mut input = stdin.lock();
             cli::play::run_play(&opts, &mut input, &mut out)
+        }
+        Some(Command::Match(m)) => {
+            let m = *m;
+            let opts = MatchOptions {
+                variant: m.variant,
+                engines: m.engines,
+                engine_options: m.engine_options,
+                names: m.names,
+                games: m.games,
+                movetime: m.movetime,
+                time: m.time,
+                inc: m.inc,
+                depth: m.depth,
+                move_timeout: m.move_timeout,
+                book: m.book,
+                random_plies: m.random_plies,
+                seed: m.seed,
+                concurrency: m.concurrency,
+                adjudicate_plies: m.adjudicate_plies,
+                win_score: m.win_score,
+                draw_score: m.draw_score,
+                draw_min_plies: m.draw_min_plies,
+                max_plies: m.max_plies,
+                sprt: m.sprt,
+                alpha: m.alpha,
+                beta: m.beta,
+                pdn: m.pdn,
+                quiet: m.quiet,
+                handshake_timeout: m.handshake_timeout,
+            };
+            cli::matches::run_match(&opts, &mut out)
         }
         Some(Command::Bench { hash }) => cli::bench::run_bench(hash, &mut out),
         Some(Command::Variants) => out

@@ -1,0 +1,381 @@
+//! A Hub client over a child process: the referee's side of the protocol.
+//!
+//! The child's stdout is read by a thread that forwards each line through a channel, so that
+//! every read can have a deadline: an engine that never answers is detected, not waited for.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::lexer::{excerpt, lex};
+
+/// How an engine is started and set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The name to report, or `None` for the `id name=` of the engine.
+    pub name: Option<String>,
+    /// `set-param` options sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+}
+
+/// Splits an engine command on whitespace; a double-quoted part may hold spaces.
+///
+/// ```
+/// use polydam_protocol::cli::matches::engine::split_command;
+/// assert_eq!(split_command("polydam hub").unwrap(), ["polydam", "hub"]);
+/// assert_eq!(split_command("\"my engine\" --x").unwrap(), ["my engine", "--x"]);
+/// ```
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    for c in text.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                in_word = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if in_word {
+                    parts.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            c => {
+                current.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quoted {
+        return Err(format!(
+            "unterminated quote in engine command '{}'",
+            excerpt(text)
+        ));
+    }
+    if in_word {
+        parts.push(current);
+    }
+    if parts.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(parts)
+}
+
+/// Why an engine failed during a game. Each loses the game for the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// The engine's output closed (it exited or crashed), or its input could not be written.
+    Crashed(String),
+    /// No answer before the deadline.
+    Timeout,
+}
+
+/// What an engine answered to `go think`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The move of `done move=`, or `None` for a bare `done`.
+    pub mv: Option<String>,
+    /// The last `score=` of its `info` lines, in men, from the mover's point of view.
+    pub score: Option<f64>,
+    /// Time from sending `go` to reading `done`.
+    pub elapsed: Duration,
+    /// The last `error message=` the engine wrote since the `pos` line, if any.
+    pub error: Option<String>,
+}
+
+/// One running engine speaking Hub.
+#[derive(Debug)]
+pub struct HubEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The name from `id name=` (or the command's first word).
+    pub id_name: String,
+    /// The names of the parameters the engine advertised with `param`.
+    pub params: Vec<String>,
+}
+
+impl HubEngine {
+    /// Starts the engine and runs the handshake: `hub` ... `wait`, the `set-param` lines
+    /// (`variant`, `numbering=card` when advertised, then `spec.options`), `init` ... `ready`.
+    /// Each answer must come within `timeout`.
+    pub fn start(spec: &EngineSpec, variant: &str, timeout: Duration) -> Result<Self, String> {
+        let program = spec.command.first().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(&spec.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(i), Some(o)) => (i, o),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err("cannot open the engine's pipes".into());
+            }
+        };
+        let (tx, lines) = mpsc::channel();
+        let reader = std::thread::Builder::new()
+            .name("match-engine-reader".into())
+            .spawn(move || {
+                let mut input = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match input.read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
+                            if tx.send(line).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                }
+            });
+        let mut engine = HubEngine {
+            child,
+            stdin,
+            lines,
+            id_name: program.clone(),
+            params: Vec::new(),
+        };
+        if let Err(e) = reader {
+            engine.kill();
+            return Err(format!("cannot start a reader thread: {e}"));
+        }
+        engine.handshake(spec, variant, timeout).map_err(|e| {
+            engine.kill();
+            match e {
+                EngineFailure::Crashed(why) => format!("handshake failed: {why}"),
+                EngineFailure::Timeout => {
+                    format!(
+                        "handshake failed: no answer within {:.1} s",
+                        timeout.as_secs_f64()
+                    )
+                }
+            }
+        })?;
+        Ok(engine)
+    }
+
+    fn handshake(
+        &mut self,
+        spec: &EngineSpec,
+        variant: &str,
+        timeout: Duration,
+    ) -> Result<(), EngineFailure> {
+        self.send("hub")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.read_line(deadline)?;
+            let Ok(line) = lex(&line) else { continue };
+            match line.command.as_str() {
+                "id" => {
+                    if let Some(name) = line.value("name").filter(|n| !n.trim().is_empty()) {
+                        self.id_name = name.trim().to_owned();
+                    }
+                }
+                "param" => {
+                    if let Some(name) = line.value("name") {
+                        self.params.push(name.to_owned());
+                    }
+                }
+                "wait" => break,
+                _ => {}
+            }
+        }
+        if self.has_param("variant") {
+            self.send(&format!("set-param name=variant value={variant}"))?;
+        }
+        if self.has_param("numbering") {
+            // The referee speaks the rule cards' numbering (Polydam's own), not pydraughts'.
+            self.send("set-param name=numbering value=card")?;
+        }
+        for (name, value) in &spec.options {
+            self.send(&format!(
+                "set-param name={} value={}",
+                quote(name),
+                quote(value)
+            ))?;
+        }
+        self.send("init")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.read_line(deadline)?;
+            if lex(&line).is_ok_and(|l| l.command == "ready") {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Whether the engine advertised a parameter called `name`.
+    pub fn has_param(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p == name)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        let written = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        written.map_err(|_| EngineFailure::Crashed(self.exit_text()))
+    }
+
+    /// The next line, or a failure at `deadline` or when the engine's output closes.
+    fn read_line(&mut self, deadline: Instant) -> Result<String, EngineFailure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineFailure::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineFailure::Crashed(self.exit_text())),
+        }
+    }
+
+    /// How the process ended, waiting a little for it: `exit status 3`, `killed by signal 9`.
+    fn exit_text(&mut self) -> String {
+        let until = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return match status.code() {
+                        Some(code) => format!("exit status {code}"),
+                        None => signal_text(&status),
+                    }
+                }
+                Ok(None) if Instant::now() < until => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Ok(None) => return "output closed, process still running".into(),
+                Err(e) => return format!("cannot wait for the process: {e}"),
+            }
+        }
+    }
+
+    /// Tells the engine a new game starts.
+    pub fn new_game(&mut self) -> Result<(), EngineFailure> {
+        self.send("new-game")
+    }
+
+    /// Sends the position, the level lines and `go think`, and reads up to `done`.
+    pub fn think(
+        &mut self,
+        pos_line: &str,
+        level_lines: &[String],
+        timeout: Duration,
+    ) -> Result<Answer, EngineFailure> {
+        // Lines left over from an earlier exchange (a second `done`, say) must not be taken
+        // for the answer to this one.
+        while self.lines.try_recv().is_ok() {}
+        self.send(pos_line)?;
+        for level in level_lines {
+            self.send(level)?;
+        }
+        self.send("go think")?;
+        let started = Instant::now();
+        let deadline = started + timeout;
+        let mut score = None;
+        let mut error = None;
+        loop {
+            let line = self.read_line(deadline)?;
+            let Ok(line) = lex(&line) else { continue };
+            match line.command.as_str() {
+                "info" => {
+                    if let Some(s) = line
+                        .value("score")
+                        .and_then(|s| s.trim().parse::<f64>().ok())
+                    {
+                        if s.is_finite() {
+                            score = Some(s);
+                        }
+                    }
+                }
+                "error" => error = line.value("message").map(str::to_owned),
+                "done" => {
+                    let mv = line
+                        .value("move")
+                        .map(str::trim)
+                        .filter(|m| !m.is_empty())
+                        .map(str::to_owned);
+                    return Ok(Answer {
+                        mv,
+                        score,
+                        elapsed: started.elapsed(),
+                        error,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Ends the process at once.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for HubEngine {
+    /// Sends `quit`, gives the engine a moment to leave, then kills it.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+}
+
+#[cfg(unix)]
+fn signal_text(status: &std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status.signal() {
+        Some(sig) => format!("killed by signal {sig}"),
+        None => status.to_string(),
+    }
+}
+
+#[cfg(not(unix))]
+fn signal_text(status: &std::process::ExitStatus) -> String {
+    status.to_string()
+}
+
+/// A Hub value, quoted when empty or holding a space or `=`.
+pub fn quote(value: &str) -> String {
+    if value.is_empty() || value.contains(|c: char| c.is_whitespace() || c == '=') {
+        format!("\"{value}\"")
+    } else {
+        value.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_command_handles_quotes_and_blanks() {
+        assert_eq!(split_command("  a  b ").unwrap(), ["a", "b"]);
+        assert_eq!(split_command("a \"b c\" d").unwrap(), ["a", "b c", "d"]);
+        assert_eq!(split_command("\"\"").unwrap(), [""]);
+        assert!(split_command("   ").is_err());
+        assert!(split_command("a \"b").is_err());
+    }
+
+    #[test]
+    fn quote_only_when_needed() {
+        assert_eq!(quote("x"), "x");
+        assert_eq!(quote("a b"), "\"a b\"");
+        assert_eq!(quote(""), "\"\"");
+    }
+}

@@ -1,0 +1,903 @@
+//! `polydam match`: games between Hub engines, refereed with Polydam's rules.
+//!
+//! Every pair of engines (a round robin when there are more than two) plays `games` games,
+//! each opening twice with colours swapped. Worker threads (`concurrency`) each run their own
+//! engine processes; results come back through a channel and are reported in game order. An
+//! illegal move, a crash, a bare `done` or a late answer loses the game, is reported, and the
+//! match goes on (a crashed or killed engine is restarted for the next game).
+//!
+//! See `docs/match.md` for the options, the book format and the output.
+
+pub mod engine;
+pub mod pdn;
+pub mod referee;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use polydam_engine::game::{Duplicates, Game, Side};
+use polydam_engine::history::GameRecord;
+use polydam_engine::variants::{dispatch, GameVisitor};
+
+use self::engine::{split_command, EngineSpec, HubEngine};
+use self::pdn::{PdnGame, PdnResult};
+use self::referee::{Adjudication, Opening, RefereeConfig, TimeControl};
+use self::stats::{Sample, Verdict};
+use super::CliError;
+use crate::lexer::excerpt;
+
+/// Options of `polydam match`.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// Variant name.
+    pub variant: String,
+    /// Engine commands, split on whitespace (double quotes group words).
+    pub engines: Vec<String>,
+    /// Engine options as `N:name=value` (N = engine number from 1), sent as `set-param`.
+    pub engine_options: Vec<String>,
+    /// Engine names as `N:name`, overriding the `id name=` of the engine.
+    pub names: Vec<String>,
+    /// Games per pair of engines.
+    pub games: usize,
+    /// Seconds per move.
+    pub movetime: Option<f64>,
+    /// Clock time per side and game, in seconds.
+    pub time: Option<f64>,
+    /// Clock increment per move, in seconds.
+    pub inc: f64,
+    /// Depth limit per move.
+    pub depth: Option<u32>,
+    /// Seconds a move may take (without a clock) before the engine forfeits.
+    pub move_timeout: Option<f64>,
+    /// Book of openings.
+    pub book: Option<PathBuf>,
+    /// Random opening plies (when there is no book).
+    pub random_plies: usize,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Plies of agreeing scores for adjudication (0 = no adjudication).
+    pub adjudicate_plies: usize,
+    /// Win adjudication threshold in men.
+    pub win_score: f64,
+    /// Draw adjudication threshold in men.
+    pub draw_score: f64,
+    /// No draw adjudication before this ply.
+    pub draw_min_plies: usize,
+    /// Ply cap: the game is drawn after this many plies.
+    pub max_plies: usize,
+    /// SPRT bounds `elo0,elo1`.
+    pub sprt: Option<String>,
+    /// SPRT type I error.
+    pub alpha: f64,
+    /// SPRT type II error.
+    pub beta: f64,
+    /// PDN output file.
+    pub pdn: Option<PathBuf>,
+    /// No progress bar: one line per finished game on stderr.
+    pub quiet: bool,
+    /// Seconds each handshake answer (`wait`, `ready`) may take.
+    pub handshake_timeout: f64,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        MatchOptions {
+            variant: "international".into(),
+            engines: Vec::new(),
+            engine_options: Vec::new(),
+            names: Vec::new(),
+            games: 2,
+            movetime: None,
+            time: None,
+            inc: 0.0,
+            depth: None,
+            move_timeout: None,
+            book: None,
+            random_plies: 0,
+            seed: 1,
+            concurrency: 1,
+            adjudicate_plies: 0,
+            win_score: 5.0,
+            draw_score: 0.05,
+            draw_min_plies: 80,
+            max_plies: 400,
+            sprt: None,
+            alpha: 0.05,
+            beta: 0.05,
+            pdn: None,
+            quiet: false,
+            handshake_timeout: 10.0,
+        }
+    }
+}
+
+/// With a clock, how far past zero an answer may come before it loses on time.
+const CLOCK_GRACE: Duration = Duration::from_millis(100);
+/// Without a clock or move time (depth only), how long a move may take by default.
+const DEPTH_TIMEOUT_SECS: f64 = 60.0;
+
+fn positive(name: &str, value: f64) -> Result<f64, CliError> {
+    if (0.0..=1e6).contains(&value) {
+        Ok(value)
+    } else {
+        Err(CliError(format!(
+            "{name} must be a number from 0 to 1000000, not {value}"
+        )))
+    }
+}
+
+/// `N:rest` with N an engine number from 1 to `count`.
+fn engine_index<'a>(
+    option: &str,
+    text: &'a str,
+    count: usize,
+) -> Result<(usize, &'a str), CliError> {
+    let bad = || {
+        CliError(format!(
+            "{option} '{}': expected N:..., with N an engine number from 1 to {count}",
+            excerpt(text)
+        ))
+    };
+    let (n, rest) = text.split_once(':').ok_or_else(bad)?;
+    let n: usize = n.trim().parse().map_err(|_| bad())?;
+    if n == 0 || n > count {
+        return Err(bad());
+    }
+    Ok((n - 1, rest))
+}
+
+/// The engine specs from the options.
+fn engine_specs(opts: &MatchOptions) -> Result<Vec<EngineSpec>, CliError> {
+    if opts.engines.len() < 2 {
+        return Err(CliError(
+            "a match needs at least two --engine options".into(),
+        ));
+    }
+    let mut specs = Vec::new();
+    for (i, text) in opts.engines.iter().enumerate() {
+        let command =
+            split_command(text).map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
+        specs.push(EngineSpec {
+            command,
+            name: None,
+            options: Vec::new(),
+        });
+    }
+    let count = specs.len();
+    for text in &opts.engine_options {
+        let (i, rest) = engine_index("--engine-option", text, count)?;
+        let (name, value) = rest.split_once('=').ok_or_else(|| {
+            CliError(format!(
+                "--engine-option '{}': expected N:name=value",
+                excerpt(text)
+            ))
+        })?;
+        if name.trim().is_empty() {
+            return Err(CliError(format!(
+                "--engine-option '{}': empty parameter name",
+                excerpt(text)
+            )));
+        }
+        specs[i]
+            .options
+            .push((name.trim().to_owned(), value.trim().to_owned()));
+    }
+    for text in &opts.names {
+        let (i, name) = engine_index("--name", text, count)?;
+        specs[i].name = Some(name.trim().to_owned());
+    }
+    Ok(specs)
+}
+
+/// The referee's settings from the options.
+fn referee_config(opts: &MatchOptions) -> Result<RefereeConfig, CliError> {
+    let time_control = match (opts.movetime, opts.time) {
+        (Some(_), Some(_)) => {
+            return Err(CliError("give --movetime or --time, not both".into()));
+        }
+        (Some(s), None) => Some(TimeControl::MoveTime(positive("--movetime", s)?)),
+        (None, Some(t)) => Some(TimeControl::Clock {
+            time: positive("--time", t)?,
+            inc: positive("--inc", opts.inc)?,
+        }),
+        (None, None) => None,
+    };
+    if time_control.is_none() && opts.depth.is_none() {
+        return Err(CliError(
+            "give a limit per move: --movetime, --time [--inc] or --depth".into(),
+        ));
+    }
+    if opts.depth == Some(0) {
+        return Err(CliError("--depth must be at least 1".into()));
+    }
+    let default_timeout = match time_control {
+        Some(TimeControl::MoveTime(s)) => (10.0 * s).max(1.0),
+        _ => DEPTH_TIMEOUT_SECS,
+    };
+    let move_timeout = match opts.move_timeout {
+        Some(s) => positive("--move-timeout", s)?,
+        None => default_timeout,
+    };
+    let adjudication = if opts.adjudicate_plies > 0 {
+        Some(Adjudication {
+            plies: opts.adjudicate_plies,
+            win_score: positive("--win-score", opts.win_score)?,
+            draw_score: positive("--draw-score", opts.draw_score)?,
+            draw_min_plies: opts.draw_min_plies,
+        })
+    } else {
+        None
+    };
+    if opts.max_plies == 0 {
+        return Err(CliError("--max-plies must be at least 1".into()));
+    }
+    Ok(RefereeConfig {
+        time_control,
+        depth: opts.depth,
+        move_timeout: Duration::from_secs_f64(move_timeout),
+        grace: CLOCK_GRACE,
+        max_plies: opts.max_plies,
+        adjudication,
+    })
+}
+
+/// The SPRT bounds and error rates, if asked for.
+fn sprt_settings(opts: &MatchOptions) -> Result<Option<(f64, f64)>, CliError> {
+    let Some(text) = &opts.sprt else {
+        return Ok(None);
+    };
+    let bad = || {
+        CliError(format!(
+            "--sprt '{}': expected elo0,elo1 with elo0 < elo1",
+            excerpt(text)
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let elo0: f64 = a.trim().parse().map_err(|_| bad())?;
+    let elo1: f64 = b.trim().parse().map_err(|_| bad())?;
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err(bad());
+    }
+    for (name, p) in [("--alpha", opts.alpha), ("--beta", opts.beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(CliError(format!(
+                "{name} must be between 0 and 0.5, not {p}"
+            )));
+        }
+    }
+    Ok(Some((elo0, elo1)))
+}
+
+/// A small deterministic generator (SplitMix64) for the random openings.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Reads a book: one opening per line, `#` comments and blank lines skipped. A line is a
+/// position (PDN FEN or Hub string), or moves from the start, or `POSITION;MOVES` (an empty
+/// position or `start` meaning the variant's start).
+pub fn parse_book<G: Game>(text: &str) -> Result<Vec<Opening<G>>, CliError> {
+    let mut openings = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| CliError(format!("book line {}: {why}", i + 1));
+        let (start, moves) = match line.split_once(';') {
+            Some((pos, moves)) => {
+                let pos = pos.trim();
+                let start = if pos.is_empty() || pos.eq_ignore_ascii_case("start") {
+                    G::start()
+                } else {
+                    G::parse_position(pos).map_err(|e| at(format!("bad position: {e}")))?
+                };
+                (start, moves)
+            }
+            None => match G::parse_position(line) {
+                Ok(start) => (start, ""),
+                Err(_) => (G::start(), line),
+            },
+        };
+        let mut record = GameRecord::<G>::new(start);
+        for text in moves.split_whitespace() {
+            record.push_text(text).map_err(|e| {
+                at(format!(
+                    "'{}' is neither a position nor moves from it: {e}",
+                    excerpt(line)
+                ))
+            })?;
+        }
+        if record.outcome().is_some() {
+            return Err(at("the game is already over after this opening".into()));
+        }
+        openings.push(Opening {
+            start,
+            moves: record.moves().to_vec(),
+        });
+    }
+    if openings.is_empty() {
+        return Err(CliError("the book holds no opening".into()));
+    }
+    Ok(openings)
+}
+
+/// `count` openings of `plies` random legal plies from the start.
+fn random_openings<G: Game>(
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<Opening<G>>, CliError> {
+    let mut rng = SplitMix(seed);
+    let mut openings = Vec::new();
+    let mut moves = Vec::new();
+    while openings.len() < count {
+        let mut found = None;
+        for _ in 0..1000 {
+            let mut record = GameRecord::<G>::new(G::start());
+            while record.moves().len() < plies && record.outcome().is_none() {
+                G::generate(record.current(), Duplicates::Drop, &mut moves);
+                let mv = moves[rng.below(moves.len())];
+                record.push(mv);
+            }
+            if record.outcome().is_none() {
+                found = Some(record.moves().to_vec());
+                break;
+            }
+        }
+        let moves = found.ok_or_else(|| {
+            CliError(format!(
+                "found no random opening of {plies} plies that leaves the game open"
+            ))
+        })?;
+        openings.push(Opening {
+            start: G::start(),
+            moves,
+        });
+    }
+    Ok(openings)
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    /// Game number from 1.
+    number: usize,
+    /// Engine playing White, and Black (indices into the specs).
+    white: usize,
+    black: usize,
+    /// The first engine of the pair (results are counted from its side).
+    first: usize,
+    /// Index of the opening.
+    opening: usize,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+struct Finished {
+    job: Job,
+    result: PdnResult,
+    termination: String,
+    /// The engine that forfeited and why.
+    forfeit: Option<(usize, String)>,
+    pdn_moves: Vec<String>,
+}
+
+impl Finished {
+    /// Points of the pair's first engine: 1, 1/2 or 0.
+    fn first_points(&self) -> f64 {
+        let white_points = match self.result {
+            PdnResult::WhiteWins => 1.0,
+            PdnResult::Draw => 0.5,
+            PdnResult::BlackWins => 0.0,
+        };
+        if self.job.white == self.job.first {
+            white_points
+        } else {
+            1.0 - white_points
+        }
+    }
+}
+
+struct MatchJob<'a, W: Write> {
+    opts: &'a MatchOptions,
+    specs: Vec<EngineSpec>,
+    config: RefereeConfig,
+    sprt: Option<(f64, f64)>,
+    out: &'a mut W,
+}
+
+/// Starts the engine `index` for a worker, or says why it cannot.
+fn ensure_started<'e>(
+    engines: &'e mut [Option<HubEngine>],
+    specs: &[EngineSpec],
+    index: usize,
+    variant: &str,
+    timeout: Duration,
+) -> Result<&'e mut HubEngine, String> {
+    if engines[index].is_none() {
+        engines[index] = Some(HubEngine::start(&specs[index], variant, timeout)?);
+    }
+    engines[index]
+        .as_mut()
+        .ok_or_else(|| "engine not running".to_owned())
+}
+
+/// Plays one job with a worker's engines.
+fn play_job<G: Game>(
+    job: Job,
+    openings: &[Opening<G>],
+    engines: &mut [Option<HubEngine>],
+    specs: &[EngineSpec],
+    config: &RefereeConfig,
+    timeout: Duration,
+) -> Finished {
+    let lost = |side: Side, who: usize, why: String| Finished {
+        job,
+        result: match side {
+            Side::White => PdnResult::BlackWins,
+            Side::Black => PdnResult::WhiteWins,
+        },
+        termination: format!("{} forfeits: {why}", side.name()),
+        forfeit: Some((who, why)),
+        pdn_moves: Vec::new(),
+    };
+    for (side, who) in [(Side::White, job.white), (Side::Black, job.black)] {
+        if let Err(why) = ensure_started(engines, specs, who, G::NAME, timeout) {
+            return lost(side, who, format!("could not be started ({why})"));
+        }
+    }
+    // Two distinct slots: take both out, play, put them back.
+    let (Some(mut white), Some(mut black)) = (engines[job.white].take(), engines[job.black].take())
+    else {
+        return lost(Side::White, job.white, "engine not running".into());
+    };
+    let end = referee::play_game::<G>(&openings[job.opening], [&mut white, &mut black], config);
+    if !end.restart[Side::White.index()] {
+        engines[job.white] = Some(white);
+    }
+    if !end.restart[Side::Black.index()] {
+        engines[job.black] = Some(black);
+    }
+    let forfeit = end.forfeit.map(|(side, why)| {
+        let who = if side == Side::White {
+            job.white
+        } else {
+            job.black
+        };
+        (who, why)
+    });
+    Finished {
+        job,
+        result: end.result,
+        termination: end.termination,
+        forfeit,
+        pdn_moves: end.pdn_moves,
+    }
+}
+
+fn signed(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_owned()
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+fn elo_line(sample: &Sample, model: &str) -> String {
+    let (e, lo, hi) = sample.elo_interval();
+    format!(
+        "Elo {} [{}, {}] (95%, {model}, n={})",
+        signed(e),
+        signed(lo),
+        signed(hi),
+        sample.n
+    )
+}
+
+impl<W: Write> GameVisitor for MatchJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let o = self.opts;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        let pairs_per_match = o.games.div_ceil(2);
+        let openings: Vec<Opening<G>> = match &o.book {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    CliError(format!("cannot read the book {}: {e}", path.display()))
+                })?;
+                parse_book::<G>(&text)?
+            }
+            None if o.random_plies > 0 => {
+                random_openings::<G>(pairs_per_match, o.random_plies, o.seed)?
+            }
+            None => vec![Opening {
+                start: G::start(),
+                moves: Vec::new(),
+            }],
+        };
+        let timeout =
+            Duration::from_secs_f64(positive("--handshake-timeout", o.handshake_timeout)?);
+
+        // Start every engine once: a command that does not run is an error, not a forfeit.
+        let mut names = Vec::new();
+        for (i, spec) in self.specs.iter().enumerate() {
+            let engine = HubEngine::start(spec, G::NAME, timeout)
+                .map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
+            names.push(spec.name.clone().unwrap_or_else(|| engine.id_name.clone()));
+        }
+        // Engines with the same name are told apart by their number.
+        for i in 0..names.len() {
+            if names.iter().filter(|n| **n == names[i]).count() > 1 {
+                let numbered: Vec<String> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(j, n)| {
+                        if *n == names[i] {
+                            format!("{n} #{}", j + 1)
+                        } else {
+                            n.clone()
+                        }
+                    })
+                    .collect();
+                names = numbered;
+            }
+        }
+
+        let mut jobs = Vec::new();
+        for a in 0..self.specs.len() {
+            for b in a + 1..self.specs.len() {
+                for g in 0..o.games {
+                    let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                    jobs.push(Job {
+                        number: jobs.len() + 1,
+                        white,
+                        black,
+                        first: a,
+                        opening: (g / 2) % openings.len(),
+                    });
+                }
+            }
+        }
+        let total = jobs.len();
+        let show_bar = !o.quiet && std::io::stderr().is_terminal();
+        let bar = if show_bar {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+
+        let mut pdn_file = match &o.pdn {
+            Some(path) => Some(std::io::BufWriter::new(
+                std::fs::File::create(path)
+                    .map_err(|e| CliError(format!("cannot create {}: {e}", path.display())))?,
+            )),
+            None => None,
+        };
+        let date = pdn::today();
+        let start_fen = G::fen(&G::start());
+        let second_player_starts =
+            |opening: &Opening<G>| G::side_to_move(&opening.start) != G::side_to_move(&G::start());
+
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<Finished>();
+        let workers = o.concurrency.clamp(1, total.max(1));
+        let mut finished: BTreeMap<usize, Finished> = BTreeMap::new();
+        let mut wins = vec![0.0f64; self.specs.len()];
+        let mut written = 0usize;
+        let mut pdn_error = None;
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (jobs, openings, specs, config, next) =
+                    (&jobs, &openings, &self.specs, &self.config, &next);
+                scope.spawn(move || {
+                    let mut engines: Vec<Option<HubEngine>> =
+                        (0..specs.len()).map(|_| None).collect();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&job) = jobs.get(i) else { break };
+                        let done =
+                            play_job::<G>(job, openings, &mut engines, specs, config, timeout);
+                        if tx.send(done).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            for done in rx {
+                let n = done.job.number;
+                let result = pdn::result_text(G::NAME, done.result);
+                let line = format!(
+                    "game {n}/{total}: {} - {} {result} ({})",
+                    names[done.job.white], names[done.job.black], done.termination
+                );
+                if show_bar {
+                    bar.inc(1);
+                    if let Some((who, why)) = &done.forfeit {
+                        bar.println(format!("game {n}: {} forfeits: {why}", names[*who]));
+                    }
+                } else {
+                    eprintln!("{line}");
+                }
+                let points = done.first_points();
+                wins[done.job.first] += points;
+                let second = if done.job.white == done.job.first {
+                    done.job.black
+                } else {
+                    done.job.white
+                };
+                wins[second] += 1.0 - points;
+                finished.insert(n, done);
+                // Write the PDN in game order as soon as the games before are in.
+                while let Some(game) = finished.get(&(written + 1)) {
+                    written += 1;
+                    if let (Some(file), None) = (pdn_file.as_mut(), pdn_error.as_ref()) {
+                        let opening = &openings[game.job.opening];
+                        let fen = G::fen(&opening.start);
+                        let text = pdn::write_game(&PdnGame {
+                            variant: G::NAME.to_owned(),
+                            round: game.job.number,
+                            date: date.clone(),
+                            white: names[game.job.white].clone(),
+                            black: names[game.job.black].clone(),
+                            result: game.result,
+                            fen: (fen != start_fen).then_some(fen),
+                            termination: game.termination.clone(),
+                            moves: game.pdn_moves.clone(),
+                            second_player_starts: second_player_starts(opening),
+                        });
+                        if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
+                            pdn_error = Some(e);
+                        }
+                    }
+                }
+            }
+        });
+        bar.finish_and_clear();
+        if let Some(e) = pdn_error {
+            return Err(CliError(format!("cannot write the PDN file: {e}")));
+        }
+
+        // The report.
+        let mut report = String::new();
+        let tc = match self.config.time_control {
+            Some(TimeControl::MoveTime(s)) => format!("{s} s per move"),
+            Some(TimeControl::Clock { time, inc }) => format!("{time} s + {inc} s per move"),
+            None => "no clock".to_owned(),
+        };
+        let depth = self
+            .config
+            .depth
+            .map(|d| format!(", depth {d}"))
+            .unwrap_or_default();
+        report.push_str(&format!(
+            "match: {}, {} engines, {total} games, {tc}{depth}\n",
+            G::NAME,
+            names.len()
+        ));
+        for (i, name) in names.iter().enumerate() {
+            report.push_str(&format!(
+                "engine {}: {name} ({}), {} / {} points\n",
+                i + 1,
+                self.specs[i].command.join(" "),
+                wins[i],
+                o.games * (names.len() - 1)
+            ));
+        }
+        for a in 0..names.len() {
+            for b in a + 1..names.len() {
+                let games: Vec<&Finished> = finished
+                    .values()
+                    .filter(|f| f.job.first == a && (f.job.white == b || f.job.black == b))
+                    .collect();
+                let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+                for g in &games {
+                    match g.first_points() {
+                        p if p > 0.75 => w += 1,
+                        p if p > 0.25 => d += 1,
+                        _ => l += 1,
+                    }
+                }
+                let points = w as f64 + d as f64 / 2.0;
+                let n = games.len().max(1) as f64;
+                report.push_str(&format!(
+                    "{} vs {}: +{w} ={d} -{l}, score {points}/{} ({:.1}%)\n",
+                    names[a],
+                    names[b],
+                    games.len(),
+                    100.0 * points / n
+                ));
+                let trinomial = Sample::trinomial(w, d, l);
+                if let Some(s) = &trinomial {
+                    report.push_str(&format!("  {}\n", elo_line(s, "trinomial")));
+                }
+                let mut pentanomial = [0u64; 5];
+                for pair in games.chunks_exact(2) {
+                    let twice = 2.0 * (pair[0].first_points() + pair[1].first_points());
+                    pentanomial[(twice.round() as usize).min(4)] += 1;
+                }
+                let penta = Sample::pentanomial(pentanomial);
+                if let Some(s) = &penta {
+                    report.push_str(&format!(
+                        "  {}, pairs scoring 0/0.5/1/1.5/2: {:?}\n",
+                        elo_line(s, "pentanomial over game pairs"),
+                        pentanomial
+                    ));
+                }
+                if let Some((elo0, elo1)) = self.sprt {
+                    let (sample, model) = match (&penta, &trinomial) {
+                        (Some(p), _) => (Some(p), "pentanomial"),
+                        (None, t) => (t.as_ref(), "trinomial"),
+                    };
+                    let verdict = sample
+                        .and_then(|s| stats::sprt(s, elo0, elo1, o.alpha, o.beta))
+                        .map(|r| {
+                            let v = match r.verdict {
+                                Verdict::H1 => "H1 accepted",
+                                Verdict::H0 => "H0 accepted",
+                                Verdict::Continue => "continue",
+                            };
+                            format!(
+                                "LLR {:.2} (bounds {:.2}, {:.2}), {v}",
+                                r.llr, r.lower, r.upper
+                            )
+                        })
+                        .unwrap_or_else(|| "LLR undefined (no variance yet), continue".into());
+                    report.push_str(&format!(
+                        "  SPRT elo0 {elo0} elo1 {elo1} alpha {} beta {} ({model}): {verdict}\n",
+                        o.alpha, o.beta
+                    ));
+                }
+            }
+        }
+        let forfeits: Vec<&Finished> = finished.values().filter(|f| f.forfeit.is_some()).collect();
+        report.push_str(&format!("forfeits: {}\n", forfeits.len()));
+        for f in forfeits {
+            if let Some((who, why)) = &f.forfeit {
+                report.push_str(&format!(
+                    "  game {}: {} loses: {why}\n",
+                    f.job.number, names[*who]
+                ));
+            }
+        }
+        let mut endings: BTreeMap<String, usize> = BTreeMap::new();
+        for f in finished.values() {
+            let kind = if f.forfeit.is_some() {
+                "forfeit".to_owned()
+            } else {
+                f.termination.clone()
+            };
+            *endings.entry(kind).or_default() += 1;
+        }
+        report.push_str("endings:");
+        for (kind, n) in endings {
+            report.push_str(&format!(" {kind} {n};"));
+        }
+        report.push('\n');
+        if let Some(path) = &o.pdn {
+            report.push_str(&format!(
+                "pdn: {} games written to {}\n",
+                written,
+                path.display()
+            ));
+        }
+        self.out.write_all(report.as_bytes()).map_err(io)?;
+        self.out.flush().map_err(io)
+    }
+}
+
+/// Runs `polydam match`, writing the report to `out` (the progress goes to stderr).
+pub fn run_match<W: Write>(opts: &MatchOptions, out: &mut W) -> Result<(), CliError> {
+    let specs = engine_specs(opts)?;
+    let config = referee_config(opts)?;
+    let sprt = sprt_settings(opts)?;
+    if opts.games == 0 {
+        return Err(CliError("--games must be at least 1".into()));
+    }
+    if opts.concurrency == 0 {
+        return Err(CliError("--concurrency must be at least 1".into()));
+    }
+    dispatch(
+        &opts.variant,
+        MatchJob {
+            opts,
+            specs,
+            config,
+            sprt,
+            out,
+        },
+    )?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polydam_engine::diagonal::{rules::International, Diagonal};
+
+    type Intl = Diagonal<International>;
+
+    #[test]
+    fn book_lines_in_every_form() {
+        let book = "# comment\n\n32-28 19-23\nW:W31-50:B1-20\nstart;33-29\nW:W31-50:B1-20; 34-30\n";
+        let openings = parse_book::<Intl>(book).unwrap();
+        assert_eq!(openings.len(), 4);
+        assert_eq!(openings[0].moves.len(), 2);
+        assert!(openings[1].moves.is_empty());
+        assert_eq!(openings[2].moves.len(), 1);
+        assert_eq!(openings[3].moves.len(), 1);
+    }
+
+    #[test]
+    fn bad_book_lines_are_reported_with_their_number() {
+        let err = parse_book::<Intl>("32-28\n32-29\n").unwrap_err();
+        assert!(err.0.starts_with("book line 2:"), "{err}");
+        let err = parse_book::<Intl>("W:Wxx;32-28\n").unwrap_err();
+        assert!(err.0.contains("bad position"), "{err}");
+        assert!(parse_book::<Intl>("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn random_openings_are_reproducible() {
+        let a = random_openings::<Intl>(3, 6, 7).unwrap();
+        let b = random_openings::<Intl>(3, 6, 7).unwrap();
+        assert_eq!(a.len(), 3);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.moves, y.moves);
+            assert_eq!(x.moves.len(), 6);
+        }
+    }
+
+    #[test]
+    fn engine_options_and_names() {
+        let opts = MatchOptions {
+            engines: vec!["a hub".into(), "\"b c\" hub".into()],
+            engine_options: vec!["2:hash=16".into()],
+            names: vec!["1:Alpha".into()],
+            ..MatchOptions::default()
+        };
+        let specs = engine_specs(&opts).unwrap();
+        assert_eq!(specs[1].command, ["b c", "hub"]);
+        assert_eq!(specs[1].options, [("hash".to_owned(), "16".to_owned())]);
+        assert_eq!(specs[0].name.as_deref(), Some("Alpha"));
+        let bad = MatchOptions {
+            engine_options: vec!["3:x=1".into()],
+            ..opts.clone()
+        };
+        assert!(engine_specs(&bad).is_err());
+        let bad = MatchOptions {
+            engine_options: vec!["1:x".into()],
+            ..opts
+        };
+        assert!(engine_specs(&bad).is_err());
+    }
+}

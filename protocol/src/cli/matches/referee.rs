@@ -1,0 +1,378 @@
+//! One game between two Hub engines, refereed with Polydam's own rules.
+//!
+//! The referee keeps the game in a [`GameRecord`] (so the variant's draw rules apply), sends
+//! each engine the start position and every move since (`pos pos=... moves="..."`), then the
+//! `level` lines and `go think`, and checks the answer: a move that does not parse as one legal
+//! move, a bare `done`, a crash or a late answer loses the game for the engine that gave it.
+
+use std::time::Duration;
+
+use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
+use polydam_engine::history::{EndReason, GameRecord};
+
+use super::engine::{quote, EngineFailure, HubEngine};
+use super::pdn::PdnResult;
+use crate::lexer::excerpt;
+
+/// How much time an engine gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// A fixed time per move, in seconds (`level move-time=S`).
+    MoveTime(f64),
+    /// A clock per side with a Fischer increment, in seconds (`level time=T inc=I`).
+    Clock {
+        /// Starting time of each side.
+        time: f64,
+        /// Added after each move.
+        inc: f64,
+    },
+}
+
+/// Score adjudication.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Adjudication {
+    /// Consecutive plies the scores must agree for.
+    pub plies: usize,
+    /// Both engines' scores at least this large (in men), with the same winner: a win.
+    pub win_score: f64,
+    /// Both engines' scores at most this large (in men): a draw.
+    pub draw_score: f64,
+    /// No draw adjudication before this many plies of the game.
+    pub draw_min_plies: usize,
+}
+
+/// The referee's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RefereeConfig {
+    /// The time control, if any.
+    pub time_control: Option<TimeControl>,
+    /// A depth limit sent as `level depth=D`, if any.
+    pub depth: Option<u32>,
+    /// How long a move may take without a clock before the engine forfeits.
+    pub move_timeout: Duration,
+    /// With a clock: how far past its clock an engine may answer and still not lose on time.
+    pub grace: Duration,
+    /// Plies after which the game is drawn (counting the opening's).
+    pub max_plies: usize,
+    /// Score adjudication, if enabled.
+    pub adjudication: Option<Adjudication>,
+}
+
+/// A start position and the opening moves played from it.
+#[derive(Clone, Debug)]
+pub struct Opening<G: Game> {
+    /// The position the game starts from.
+    pub start: G::Position,
+    /// Opening moves, played for both engines.
+    pub moves: Vec<G::Move>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The result, from White's point of view.
+    pub result: PdnResult,
+    /// Why the game ended, for the PDN `Termination` tag and the report.
+    pub termination: String,
+    /// The side that forfeited (illegal move, crash, time, no move) and why.
+    pub forfeit: Option<(Side, String)>,
+    /// Whether the engine playing each side (by [`Side::index`]) must be restarted.
+    pub restart: [bool; 2],
+    /// The moves of the whole game (the opening included) in PDN style.
+    pub pdn_moves: Vec<String>,
+}
+
+fn win_for(side: Side) -> PdnResult {
+    match side {
+        Side::White => PdnResult::WhiteWins,
+        Side::Black => PdnResult::BlackWins,
+    }
+}
+
+/// The `level` lines for the side to move.
+fn level_lines(config: &RefereeConfig, clock_left: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(depth) = config.depth {
+        lines.push(format!("level depth={depth}"));
+    }
+    match config.time_control {
+        Some(TimeControl::MoveTime(s)) => lines.push(format!("level move-time={s}")),
+        Some(TimeControl::Clock { inc, .. }) => {
+            lines.push(format!("level time={:.3} inc={inc}", clock_left.max(0.0)))
+        }
+        None => {}
+    }
+    lines
+}
+
+/// Tracks the engines' scores for adjudication.
+#[derive(Default)]
+struct ScoreWatch {
+    /// Each side's last score, from White's point of view.
+    last: [Option<f64>; 2],
+    /// Consecutive plies with an agreed win, and for whom.
+    win_streak: (usize, f64),
+    /// Consecutive plies with an agreed draw.
+    draw_streak: usize,
+}
+
+impl ScoreWatch {
+    /// Records the mover's score; returns an adjudicated result if there is one.
+    fn update(
+        &mut self,
+        adj: &Adjudication,
+        side: Side,
+        score: Option<f64>,
+        plies: usize,
+    ) -> Option<(PdnResult, String)> {
+        self.last[side.index()] = score.map(|s| if side == Side::White { s } else { -s });
+        let (Some(a), Some(b)) = (self.last[0], self.last[1]) else {
+            self.win_streak = (0, 0.0);
+            self.draw_streak = 0;
+            return None;
+        };
+        if a.abs() >= adj.win_score && b.abs() >= adj.win_score && a.signum() == b.signum() {
+            if self.win_streak.1 == a.signum() {
+                self.win_streak.0 += 1;
+            } else {
+                self.win_streak = (1, a.signum());
+            }
+        } else {
+            self.win_streak = (0, 0.0);
+        }
+        if a.abs() <= adj.draw_score && b.abs() <= adj.draw_score {
+            self.draw_streak += 1;
+        } else {
+            self.draw_streak = 0;
+        }
+        if self.win_streak.0 >= adj.plies {
+            let winner = if self.win_streak.1 > 0.0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            return Some((
+                win_for(winner),
+                format!(
+                    "adjudicated: both engines see a win for {} for {} plies",
+                    winner.name(),
+                    adj.plies
+                ),
+            ));
+        }
+        if self.draw_streak >= adj.plies && plies >= adj.draw_min_plies {
+            return Some((
+                PdnResult::Draw,
+                format!(
+                    "adjudicated: both engines see a draw for {} plies",
+                    adj.plies
+                ),
+            ));
+        }
+        None
+    }
+}
+
+/// Plays one game. `players` holds the engine for each side, indexed by [`Side::index`].
+pub fn play_game<G: Game>(
+    opening: &Opening<G>,
+    players: [&mut HubEngine; 2],
+    config: &RefereeConfig,
+) -> GameEnd {
+    let mut record = GameRecord::<G>::new(opening.start);
+    let start_hub = quote(&G::hub_position(&opening.start));
+    let mut hub_moves: Vec<String> = Vec::new();
+    let mut pdn_moves: Vec<String> = Vec::new();
+    for mv in &opening.moves {
+        let pos = *record.current();
+        hub_moves.push(G::move_text(&pos, mv, MoveStyle::Hub));
+        pdn_moves.push(G::move_text(&pos, mv, MoveStyle::Pdn));
+        record.push(*mv);
+    }
+    let mut clocks = match config.time_control {
+        Some(TimeControl::Clock { time, .. }) => [time; 2],
+        _ => [0.0; 2],
+    };
+    let mut watch = ScoreWatch::default();
+    let forfeit = |side: Side, why: String, restart: bool, pdn_moves: Vec<String>| {
+        let mut restarts = [false; 2];
+        restarts[side.index()] = restart;
+        GameEnd {
+            result: win_for(side.opponent()),
+            termination: format!("{} forfeits: {why}", side.name()),
+            forfeit: Some((side, why)),
+            restart: restarts,
+            pdn_moves,
+        }
+    };
+    let ended = |result, termination, pdn_moves| GameEnd {
+        result,
+        termination,
+        forfeit: None,
+        restart: [false; 2],
+        pdn_moves,
+    };
+
+    for side in [Side::White, Side::Black] {
+        if let Err(EngineFailure::Crashed(why)) = players[side.index()].new_game() {
+            return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
+        }
+    }
+
+    loop {
+        if let Some((outcome, reason)) = record.outcome() {
+            let mover = G::side_to_move(record.current());
+            let result = match outcome {
+                Outcome::Win => win_for(mover),
+                Outcome::Loss => win_for(mover.opponent()),
+                Outcome::Draw => PdnResult::Draw,
+            };
+            let why = match reason {
+                EndReason::NoMoves => format!("{} has no legal move", mover.name()),
+                EndReason::Decided => "decided by the position".to_owned(),
+                EndReason::Repetition => {
+                    format!("{}-fold repetition", G::draw_rules().repetitions)
+                }
+                EndReason::QuietMoves => "move-count rule".to_owned(),
+                EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
+            };
+            return ended(result, why, pdn_moves);
+        }
+        if record.moves().len() >= config.max_plies {
+            let why = format!("ply cap ({} plies)", config.max_plies);
+            return ended(PdnResult::Draw, why, pdn_moves);
+        }
+        let pos = *record.current();
+        let side = G::side_to_move(&pos);
+        let pos_line = if hub_moves.is_empty() {
+            format!("pos pos={start_hub}")
+        } else {
+            format!("pos pos={start_hub} moves=\"{}\"", hub_moves.join(" "))
+        };
+        let clock_left = clocks[side.index()];
+        let timeout = match config.time_control {
+            Some(TimeControl::Clock { .. }) => {
+                Duration::from_secs_f64(clock_left.max(0.0)) + config.grace
+            }
+            _ => config.move_timeout,
+        };
+        let engine = &mut *players[side.index()];
+        let answer = match engine.think(&pos_line, &level_lines(config, clock_left), timeout) {
+            Ok(answer) => answer,
+            Err(EngineFailure::Timeout) => {
+                engine.kill();
+                let why = format!(
+                    "time forfeit (no move within {:.2} s)",
+                    timeout.as_secs_f64()
+                );
+                return forfeit(side, why, true, pdn_moves);
+            }
+            Err(EngineFailure::Crashed(why)) => {
+                return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
+            }
+        };
+        if let Some(TimeControl::Clock { inc, .. }) = config.time_control {
+            let used = answer.elapsed.as_secs_f64();
+            let left = clock_left - used;
+            if left < -config.grace.as_secs_f64() {
+                let why = format!("time forfeit (used {used:.3} s with {clock_left:.3} s left)");
+                return forfeit(side, why, false, pdn_moves);
+            }
+            clocks[side.index()] = left.max(0.0) + inc;
+        }
+        let Some(text) = answer.mv else {
+            return forfeit(side, "no move (bare done)".into(), false, pdn_moves);
+        };
+        let mv = match G::parse_move(&pos, &text) {
+            Ok(mv) => mv,
+            Err(_) => {
+                let mut why = format!("illegal move {}", excerpt(&text));
+                if let Some(said) = &answer.error {
+                    why.push_str(&format!(" (the engine said: {})", excerpt(said)));
+                }
+                return forfeit(side, why, false, pdn_moves);
+            }
+        };
+        hub_moves.push(G::move_text(&pos, &mv, MoveStyle::Hub));
+        pdn_moves.push(G::move_text(&pos, &mv, MoveStyle::Pdn));
+        record.push(mv);
+        if let Some(adj) = &config.adjudication {
+            if let Some((result, why)) = watch.update(adj, side, answer.score, record.moves().len())
+            {
+                return ended(result, why, pdn_moves);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ADJ: Adjudication = Adjudication {
+        plies: 3,
+        win_score: 5.0,
+        draw_score: 0.1,
+        draw_min_plies: 6,
+    };
+
+    #[test]
+    fn agreed_win_is_adjudicated_after_the_streak() {
+        let mut w = ScoreWatch::default();
+        // White sees +6, Black sees -7 (a win for White from White's view): agreed.
+        assert_eq!(w.update(&ADJ, Side::White, Some(6.0), 1), None);
+        assert_eq!(w.update(&ADJ, Side::Black, Some(-7.0), 2), None);
+        assert_eq!(w.update(&ADJ, Side::White, Some(6.5), 3), None);
+        let (r, why) = w.update(&ADJ, Side::Black, Some(-8.0), 4).unwrap();
+        assert_eq!(r, PdnResult::WhiteWins);
+        assert!(why.contains("white"), "{why}");
+    }
+
+    #[test]
+    fn disagreement_or_missing_scores_reset_the_streak() {
+        let mut w = ScoreWatch::default();
+        w.update(&ADJ, Side::White, Some(6.0), 1);
+        w.update(&ADJ, Side::Black, Some(-7.0), 2);
+        // Black now thinks it is winning: no agreement.
+        assert_eq!(w.update(&ADJ, Side::Black, Some(7.0), 3), None);
+        assert_eq!(w.update(&ADJ, Side::White, None, 4), None);
+        assert_eq!(w.win_streak.0, 0);
+    }
+
+    #[test]
+    fn draws_wait_for_the_minimum_ply() {
+        let mut w = ScoreWatch::default();
+        for ply in 1..=5 {
+            let side = if ply % 2 == 1 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            assert_eq!(w.update(&ADJ, side, Some(0.0), ply), None);
+        }
+        let (r, _) = w.update(&ADJ, Side::Black, Some(0.05), 6).unwrap();
+        assert_eq!(r, PdnResult::Draw);
+    }
+
+    #[test]
+    fn level_lines_per_time_control() {
+        let mut c = RefereeConfig {
+            time_control: Some(TimeControl::MoveTime(0.05)),
+            depth: Some(3),
+            move_timeout: Duration::from_secs(1),
+            grace: Duration::from_millis(100),
+            max_plies: 10,
+            adjudication: None,
+        };
+        assert_eq!(
+            level_lines(&c, 0.0),
+            ["level depth=3", "level move-time=0.05"]
+        );
+        c.depth = None;
+        c.time_control = Some(TimeControl::Clock {
+            time: 10.0,
+            inc: 0.1,
+        });
+        assert_eq!(level_lines(&c, 9.5), ["level time=9.500 inc=0.1"]);
+    }
+}

@@ -1,0 +1,368 @@
+//! `polydam match` end to end: the built binary referees games between `polydam hub` and fake
+//! engines (`fake_engines/fake_hub.py`) that play an illegal move, crash, never answer or
+//! answer without a move. Each misbehaviour must lose the game with its reason reported, and
+//! the match must go on to its last game.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn polydam_engine() -> String {
+    format!("\"{}\" hub", env!("CARGO_BIN_EXE_polydam"))
+}
+
+fn fake(mode: &str) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/fake_hub.py");
+    format!("python3 \"{}\" {mode}", script.display())
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("polydam-match-{}-{name}", std::process::id()))
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polydam"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("polydam runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a match that must succeed; returns stdout, stderr.
+fn run_ok(args: &[&str]) -> (String, String) {
+    let o = run(args);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{args:?}\nstdout:\n{out}\nstderr:\n{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    (out, err)
+}
+
+fn pdn_results(path: &PathBuf) -> Vec<String> {
+    let pdn = std::fs::read_to_string(path).expect("PDN written");
+    let _ = std::fs::remove_file(path);
+    pdn.lines()
+        .filter_map(|l| l.strip_prefix("[Result \""))
+        .map(|l| l.trim_end_matches("\"]").to_owned())
+        .collect()
+}
+
+/// A match of `polydam hub` (engine 1) against one fake engine: the fake loses every game,
+/// for `reason`, and every game is played and saved.
+fn bad_engine_loses_every_game(mode: &str, games: usize, reason: &str) {
+    let pdn = temp_file(&format!("{mode}.pdn"));
+    let (polydam, bad) = (polydam_engine(), fake(mode));
+    let games_text = games.to_string();
+    let (out, err) = run_ok(&[
+        "--engine",
+        &polydam,
+        "--engine",
+        &bad,
+        "--games",
+        &games_text,
+        "--movetime",
+        "0.01",
+        "--max-plies",
+        "30",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        out.contains(&format!("Polydam vs fake-{mode}: +{games} =0 -0")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("forfeits: {games}\n")), "{out}");
+    for g in 1..=games {
+        assert!(
+            out.contains(&format!("game {g}: fake-{mode} loses: {reason}")),
+            "game {g}, wanted '{reason}':\n{out}"
+        );
+        assert!(err.contains(&format!("game {g}/{games}: ")), "{err}");
+    }
+    assert!(
+        out.contains(&format!("pdn: {games} games written")),
+        "{out}"
+    );
+    let results = pdn_results(&pdn);
+    let expected: Vec<&str> = (0..games)
+        .map(|g| if g % 2 == 0 { "2-0" } else { "0-2" })
+        .collect();
+    assert_eq!(results, expected);
+}
+
+#[test]
+fn illegal_move_loses_and_the_match_goes_on() {
+    bad_engine_loses_every_game("illegal", 4, "illegal move 50-45");
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted() {
+    bad_engine_loses_every_game("crash", 3, "crashed (exit status 3)");
+}
+
+#[test]
+fn silence_is_a_time_forfeit() {
+    bad_engine_loses_every_game("silent", 2, "time forfeit (no move within 1.00 s)");
+}
+
+#[test]
+fn bare_done_is_no_move() {
+    bad_engine_loses_every_game("nomove", 2, "no move (bare done)");
+}
+
+#[test]
+fn round_robin_with_concurrency_completes() {
+    let engines = [
+        polydam_engine(),
+        fake("crash"),
+        fake("silent"),
+        fake("illegal"),
+    ];
+    let mut args: Vec<&str> = Vec::new();
+    for e in &engines {
+        args.extend(["--engine", e]);
+    }
+    args.extend([
+        "--movetime",
+        "0.01",
+        "--max-plies",
+        "20",
+        "--concurrency",
+        "2",
+        "-q",
+    ]);
+    let (out, err) = run_ok(&args);
+    // 4 engines: 6 pairs of 2 games.
+    assert!(
+        out.contains("match: international, 4 engines, 12 games"),
+        "{out}"
+    );
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("game ")).count(),
+        12,
+        "{err}"
+    );
+    assert!(out.contains("engine 1: Polydam"), "{out}");
+    assert!(out.contains(", 6 / 6 points\n"), "{out}");
+    for reason in [
+        "crashed (exit status 3)",
+        "time forfeit",
+        "illegal move 50-45",
+    ] {
+        assert!(out.contains(reason), "{reason}:\n{out}");
+    }
+    // Fake against fake: whoever has to move first loses, so every game is a forfeit.
+    assert!(out.contains("forfeits: 12\n"), "{out}");
+}
+
+#[test]
+fn polydam_against_itself_with_random_openings_and_sprt() {
+    let pdn = temp_file("self.pdn");
+    let e = polydam_engine();
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--name",
+        "2:Other",
+        "--engine-option",
+        "2:hash=8",
+        "--games",
+        "4",
+        "--movetime",
+        "0.01",
+        "--random-plies",
+        "4",
+        "--seed",
+        "3",
+        "--max-plies",
+        "12",
+        "--sprt",
+        "0,10",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.contains("Polydam vs Other: "), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    assert!(out.contains("SPRT elo0 0 elo1 10"), "{out}");
+    assert!(out.contains("Elo "), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(text.matches("[GameType \"20\"]").count(), 4, "{text}");
+    assert_eq!(text.matches("[White \"Polydam\"]").count(), 2, "{text}");
+    assert_eq!(text.matches("[Black \"Polydam\"]").count(), 2, "{text}");
+    // The 4 random plies are the first moves of each game, then 8 more to the ply cap.
+    assert!(text.contains("1. "), "{text}");
+    assert_eq!(pdn_results(&pdn).len(), 4);
+}
+
+#[test]
+fn clock_games_and_depth_limits_finish_without_forfeits() {
+    let e = polydam_engine();
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--games",
+        "2",
+        "--time",
+        "1",
+        "--inc",
+        "0.05",
+        "--max-plies",
+        "12",
+        "-q",
+    ]);
+    assert!(out.contains("1 s + 0.05 s per move"), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    // Same names are told apart by number.
+    assert!(out.contains("Polydam #1 vs Polydam #2: "), "{out}");
+    assert!(out.contains("endings: ply cap (12 plies) 2;"), "{out}");
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "2",
+        "--max-plies",
+        "8",
+        "-q",
+    ]);
+    assert!(out.contains("depth 2"), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+}
+
+#[test]
+fn other_variants_use_card_numbering_and_their_tags() {
+    for (variant, tag) in [
+        ("russian", "[GameType \"25\"]"),
+        ("english", "[GameType \"21\"]"),
+        ("seesaw", "[Variant \"seesaw\"]"),
+        ("turkish", "[GameType \"30\"]"),
+    ] {
+        let pdn = temp_file(&format!("{variant}.pdn"));
+        let e = polydam_engine();
+        let (out, _) = run_ok(&[
+            "--variant",
+            variant,
+            "--engine",
+            &e,
+            "--engine",
+            &e,
+            "--games",
+            "2",
+            "--movetime",
+            "0.01",
+            "--max-plies",
+            "16",
+            "--pdn",
+            pdn.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(out.contains("forfeits: 0\n"), "{variant}: {out}");
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let _ = std::fs::remove_file(&pdn);
+        assert_eq!(text.matches(tag).count(), 2, "{variant}: {text}");
+    }
+}
+
+#[test]
+fn bad_input_is_an_error_with_status_2() {
+    let e = polydam_engine();
+    let book = temp_file("bad.book");
+    std::fs::write(&book, "32-28 19-23\n32-29\n").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "--variant",
+                "nosuch",
+                "--engine",
+                &e,
+                "--engine",
+                &e,
+                "--movetime",
+                "0.01",
+            ],
+            "unknown variant 'nosuch'",
+        ),
+        (
+            vec![
+                "--engine",
+                &e,
+                "--engine",
+                "/nonexistent/engine hub",
+                "--movetime",
+                "0.01",
+            ],
+            "engine 2: cannot start '/nonexistent/engine hub'",
+        ),
+        (
+            vec!["--engine", &e, "--movetime", "0.01"],
+            "at least two --engine",
+        ),
+        (
+            vec!["--engine", &e, "--engine", &e],
+            "give a limit per move",
+        ),
+        (
+            vec![
+                "--engine",
+                &e,
+                "--engine",
+                &e,
+                "--movetime",
+                "0.01",
+                "--book",
+                book.to_str().unwrap(),
+            ],
+            "book line 2:",
+        ),
+        (
+            vec![
+                "--engine",
+                &e,
+                "--engine",
+                &e,
+                "--movetime",
+                "0.01",
+                "--engine-option",
+                "5:x=1",
+            ],
+            "--engine-option '5:x=1'",
+        ),
+        (
+            vec![
+                "--engine",
+                &e,
+                "--engine",
+                &e,
+                "--movetime",
+                "0.01",
+                "--sprt",
+                "5",
+            ],
+            "--sprt '5'",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = run(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(message),
+            "{args:?}: wanted {message:?} in {err:?}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let _ = std::fs::remove_file(&book);
+}
