@@ -49,6 +49,33 @@ pub struct Cell {
     pub marked: bool,
 }
 
+impl Cell {
+    /// A cell where nothing can stand (a light square of a diagonal board).
+    pub fn unplayable(row: u32, col: u32) -> Cell {
+        Cell {
+            row,
+            col,
+            playable: false,
+            label: String::new(),
+            short_label: String::new(),
+            piece: None,
+            tile: None,
+            marked: false,
+        }
+    }
+}
+
+/// Which side's bitboard of `by_side` (indexed by [`Side::index`]) holds `bit`, if either.
+pub fn owner_of(by_side: &[u64; 2], bit: u64) -> Option<Side> {
+    if by_side[0] & bit != 0 {
+        Some(Side::White)
+    } else if by_side[1] & bit != 0 {
+        Some(Side::Black)
+    } else {
+        None
+    }
+}
+
 /// A board ready to be drawn: a `rows` x `cols` grid in which some positions hold cells.
 ///
 /// Square boards fill the whole grid. Hex boards use one grid column per board column and one

@@ -5,8 +5,7 @@
 use super::notation::{algebraic_of_internal, number_of_internal};
 use super::position::{Move, Position};
 use super::rules::{Numbering, Rules};
-use crate::game::Side;
-use crate::view::{BoardView, Cell, Piece};
+use crate::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view<R: Rules>(pos: &Position, last: Option<&Move>) -> BoardView {
@@ -24,13 +23,7 @@ pub fn board_view<R: Rules>(pos: &Position, last: Option<&Move>) -> BoardView {
         let col = if mirrored { width - 1 - file } else { file };
         playing[(row * width + col) as usize] = true;
         let bit = g.bit_of_square(s);
-        let owner = if pos.pieces[0] & bit != 0 {
-            Some(Side::White)
-        } else if pos.pieces[1] & bit != 0 {
-            Some(Side::Black)
-        } else {
-            None
-        };
+        let owner = owner_of(&pos.pieces, bit);
         let label = if algebraic {
             algebraic_of_internal::<R>(s)
         } else {
@@ -54,16 +47,7 @@ pub fn board_view<R: Rules>(pos: &Position, last: Option<&Move>) -> BoardView {
     for row in 0..g.rows {
         for col in 0..width {
             if !playing[(row * width + col) as usize] {
-                cells.push(Cell {
-                    row,
-                    col,
-                    playable: false,
-                    label: String::new(),
-                    short_label: String::new(),
-                    piece: None,
-                    tile: None,
-                    marked: false,
-                });
+                cells.push(Cell::unplayable(row, col));
             }
         }
     }

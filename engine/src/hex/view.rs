@@ -5,8 +5,7 @@ use polydam_tables::hex::HexGeometry;
 
 use super::movegen::{cells as cells_of, Kind, Move, Position};
 use super::notation::cell_name;
-use crate::game::Side;
-use crate::view::{BoardView, Cell, Piece};
+use crate::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` on geometry `g` for display, with the cells of `last` marked (a pass
 /// marks nothing, a deploy its cell).
@@ -23,20 +22,8 @@ pub fn board_view(g: &HexGeometry, pos: &Position, last: Option<&Move>) -> Board
         let bit = 1u64 << c;
         let x = i32::from(g.x[c]);
         let y = i32::from(g.y[c]);
-        let owner = if pos.stacks[0] & bit != 0 {
-            Some(Side::White)
-        } else if pos.stacks[1] & bit != 0 {
-            Some(Side::Black)
-        } else {
-            None
-        };
-        let tile = if pos.tiles[0] & bit != 0 {
-            Some(Side::White)
-        } else if pos.tiles[1] & bit != 0 {
-            Some(Side::Black)
-        } else {
-            None
-        };
+        let owner = owner_of(&pos.stacks, bit);
+        let tile = owner_of(&pos.tiles, bit);
         cells.push(Cell {
             row: (top - y) as u32,
             col: (x + g.side - 1) as u32,

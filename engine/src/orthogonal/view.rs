@@ -3,8 +3,7 @@
 
 use super::notation::square_name;
 use super::position::{Move, Position};
-use crate::game::Side;
-use crate::view::{BoardView, Cell, Piece};
+use crate::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
@@ -12,13 +11,7 @@ pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
     let mut cells = Vec::with_capacity(64);
     for sq in 0..64u8 {
         let bit = 1u64 << sq;
-        let owner = if pos.pieces[0] & bit != 0 {
-            Some(Side::White)
-        } else if pos.pieces[1] & bit != 0 {
-            Some(Side::Black)
-        } else {
-            None
-        };
+        let owner = owner_of(&pos.pieces, bit);
         cells.push(Cell {
             // Bit 8 * rank + file: rank 0 (rank 1) is the bottom grid row.
             row: 7 - u32::from(sq / 8),

@@ -4,8 +4,7 @@
 use polydam_tables::diagonal::EIGHT;
 
 use super::movegen::{Move, Position};
-use crate::game::Side;
-use crate::view::{BoardView, Cell, Piece};
+use crate::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
@@ -14,27 +13,12 @@ pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {
     for row in 0..8 {
         for col in 0..8 {
             let Some(s) = EIGHT.square_at(row, col) else {
-                cells.push(Cell {
-                    row,
-                    col,
-                    playable: false,
-                    label: String::new(),
-                    short_label: String::new(),
-                    piece: None,
-                    tile: None,
-                    marked: false,
-                });
+                cells.push(Cell::unplayable(row, col));
                 continue;
             };
             let bit_index = EIGHT.bit_index(s);
             let bit = 1u64 << bit_index;
-            let owner = if pos.stacks[0] & bit != 0 {
-                Some(Side::White)
-            } else if pos.stacks[1] & bit != 0 {
-                Some(Side::Black)
-            } else {
-                None
-            };
+            let owner = owner_of(&pos.stacks, bit);
             cells.push(Cell {
                 row,
                 col,
