@@ -18,7 +18,7 @@ use polydam_engine::search::{Limits, SearchControl, Searcher};
 /// Depth both sides search at: the wins below take at most 13 plies.
 const DEPTH: i32 = 14;
 
-/// The score the parent variant's search gives `fen`, White to move.
+/// Asserts that the parent variant's search, White to move in `fen`, finds no win.
 fn parent_is_not_won<G: Game>(fen: &str) {
     let pos = G::parse_position(fen).expect("test position parses");
     let record = GameRecord::<G>::new(pos);

@@ -18,7 +18,7 @@
 //! assert_eq!(RAYS[N][square(0, 0) as usize].count_ones(), 7); // a2..a8
 //! ```
 
-use crate::zobrist::keys;
+use crate::zobrist::{keys, piece_square_keys};
 
 /// North: towards rank 8.
 pub const N: usize = 0;
@@ -129,20 +129,7 @@ pub const fn nearest(blockers: u64, d: usize) -> u32 {
 
 /// Zobrist keys of the orthogonal family: four piece kinds (white man, black man, white king,
 /// black king) times 64 squares. The seed differs from every other family's.
-pub static PIECES: [[u64; 64]; 4] = {
-    let flat: [u64; 256] = keys(0x0A7B_060C_7A11_0004);
-    let mut out = [[0u64; 64]; 4];
-    let mut k = 0;
-    while k < 4 {
-        let mut b = 0;
-        while b < 64 {
-            out[k][b] = flat[k * 64 + b];
-            b += 1;
-        }
-        k += 1;
-    }
-    out
-};
+pub static PIECES: [[u64; 64]; 4] = piece_square_keys(0x0A7B_060C_7A11_0004);
 
 /// Zobrist key XORed in when Black is to move (orthogonal family).
 pub const SIDE_TO_MOVE: u64 = keys::<1>(0x0A7B_060C_51DE_0004)[0];

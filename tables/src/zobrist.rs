@@ -26,10 +26,10 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
     out
 }
 
-/// Keys for the diagonal family: four piece kinds (white man, black man, white king, black
-/// king) times 64 bit positions.
-pub static DIAGONAL_PIECES: [[u64; 64]; 4] = {
-    let flat: [u64; 256] = keys(0x5EED_0D1A_6041_0001);
+/// Keys for four piece kinds (white man, black man, white king, black king) times 64 bit
+/// positions, from `seed`: the layout of the diagonal and orthogonal families' keys.
+pub const fn piece_square_keys(seed: u64) -> [[u64; 64]; 4] {
+    let flat: [u64; 256] = keys(seed);
     let mut out = [[0u64; 64]; 4];
     let mut k = 0;
     while k < 4 {
@@ -41,7 +41,11 @@ pub static DIAGONAL_PIECES: [[u64; 64]; 4] = {
         k += 1;
     }
     out
-};
+}
+
+/// Keys for the diagonal family: four piece kinds (white man, black man, white king, black
+/// king) times 64 bit positions.
+pub static DIAGONAL_PIECES: [[u64; 64]; 4] = piece_square_keys(0x5EED_0D1A_6041_0001);
 
 /// Key XORed in when Black is to move.
 pub const SIDE_TO_MOVE: u64 = keys::<1>(0x5EED_0000_51DE_0001)[0];

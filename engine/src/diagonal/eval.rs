@@ -501,6 +501,8 @@ struct SideTerms {
     packed: i32,
     men: i32,
     kings: i32,
+    /// Squares the side's kings can move to, summed (counted only where a term uses it).
+    king_room: i32,
 }
 
 /// The men of `side` through its byte tables: `[mid, end, balance, count]`.
@@ -555,18 +557,23 @@ fn side_terms<R: Rules>(
 
     // Kings: value and mobility along their diagonals.
     let mut n_kings = 0;
+    let mut king_room = 0;
     let mut k = kings;
     while k != 0 {
         let b = k & k.wrapping_neg();
         k &= k - 1;
         n_kings += 1;
-        let mut squares = 0;
-        if w.king_mobility != 0 {
+        let mut squares = 0u64;
+        // Both constant per variant: the mobility weight, and the lone-king term of
+        // `evaluate`, which reads the room.
+        if w.king_mobility != 0 || lone_king_holds_against(&R::SHEET) > 0 {
             for d in 0..4 {
                 squares |= ray::<R>(b, d, empty) & empty;
             }
         }
-        let v = king_value::<R>(w) + squares.count_ones() as i32 * w.king_mobility;
+        let room = squares.count_ones() as i32;
+        king_room += room;
+        let v = king_value::<R>(w) + room * w.king_mobility;
         packed += pack(v, v);
     }
 
@@ -588,6 +595,7 @@ fn side_terms<R: Rules>(
         packed,
         men: n_men,
         kings: n_kings,
+        king_room,
     }
 }
 
@@ -596,21 +604,6 @@ fn side_terms<R: Rules>(
 const LONE_KING_WIN: i32 = 300;
 /// Its reduction per square the lone king can move to (the attacker hems it in first).
 const LONE_KING_ROOM: i32 = 4;
-
-/// Squares the lone king of a kings-only ending can move to (whichever side owns it).
-fn lone_king_room<R: Rules>(pos: &Position) -> i32 {
-    let lone = if pos.pieces[0].count_ones() == 1 {
-        pos.pieces[0]
-    } else {
-        pos.pieces[1]
-    };
-    let empty = !pos.occupied() & board_mask::<R>();
-    let mut squares = 0;
-    for d in 0..4 {
-        squares |= ray::<R>(lone, d, empty) & empty;
-    }
-    squares.count_ones() as i32
-}
 
 /// `w.king` scaled for `R`'s rules by [`king_value_percent`] (a constant per variant).
 #[inline(always)]
@@ -658,7 +651,7 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
                 score /= 8;
             } else if weak.kings == 1 && weak.men == 0 && strong.men == 0 {
                 let sign = if diff > 0 { 1 } else { -1 };
-                score += sign * (LONE_KING_WIN - LONE_KING_ROOM * lone_king_room::<R>(pos));
+                score += sign * (LONE_KING_WIN - LONE_KING_ROOM * weak.king_room);
             }
         }
     }
