@@ -12,7 +12,7 @@
 
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
-use super::movegen::{board_mask, is_forward, step};
+use super::movegen::{board_mask, is_forward, kings_can_capture, ray, step};
 use super::position::Position;
 use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
@@ -294,22 +294,6 @@ fn man_may_jump<R: Rules>(side: Side, d: usize) -> bool {
     is_forward(side, d) || (R::SHEET.men_capture_backward && R::SHEET.man_first_jump_backward)
 }
 
-/// Squares reached by sliding from `from` in direction `d` over `empty` squares: the empty
-/// squares passed and the first non-empty square (one step only for short kings).
-#[inline(always)]
-fn ray<R: Rules>(from: u64, d: usize, empty: u64) -> u64 {
-    let mut reach = step::<R>(from, d);
-    if R::SHEET.flying_kings {
-        let mut front = reach & empty;
-        while front != 0 {
-            front = step::<R>(front, d);
-            reach |= front;
-            front &= empty;
-        }
-    }
-    reach & board_mask::<R>()
-}
-
 /// Whether `side` would have a capture if it were its turn (bitboards only, no move list).
 #[inline]
 pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
@@ -330,17 +314,7 @@ pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
         }
     }
     let kings = own & pos.kings;
-    if kings != 0 {
-        for d in 0..4 {
-            // All kings at once: the slide stops at the first piece, which must be an enemy
-            // with an empty square behind it.
-            let victims = ray::<R>(kings, d, empty) & enemy;
-            if step::<R>(victims, d) & empty != 0 {
-                return true;
-            }
-        }
-    }
-    false
+    kings != 0 && kings_can_capture::<R>(kings, enemy, empty)
 }
 
 /// Whether the side to move has any legal move (bitboards only).

@@ -61,6 +61,7 @@ impl<R: Rules> Game for Diagonal<R> {
         movegen::generate::<R>(pos, dups, out);
     }
 
+    #[inline(always)]
     fn play(pos: &Position, mv: &Move) -> Position {
         position::play::<R>(pos, mv)
     }
@@ -91,7 +92,9 @@ impl<R: Rules> Game for Diagonal<R> {
     }
 
     fn endgame_ply_limit(pos: &Position) -> Option<u16> {
-        if !R::INFO.draws.endgame_counters {
+        // Every covered endgame has kings on both sides; the search asks at every node, and
+        // most have no king at all.
+        if !R::INFO.draws.endgame_counters || pos.kings == 0 {
             return None;
         }
         // FMJD: against a lone king, 3 kings / 2 kings + 1 man / 1 king + 2 men get 16 moves

@@ -162,108 +162,162 @@ impl<R: Rules> CaptureGen<'_, R> {
             || (R::SHEET.men_capture_backward && (!first || R::SHEET.man_first_jump_backward))
     }
 
+    /// The jump of a man on `cur` in direction `D` over a piece not taken yet: `(victim,
+    /// landing)`, the landing square zero if there is none.
+    #[inline(always)]
+    fn man_jump<const D: usize>(&self, cur: u64, captured: u64) -> (u64, u64) {
+        let victim = step::<R>(cur, D) & self.man_targets & !captured;
+        (victim, step::<R>(victim, D) & self.empty)
+    }
+
+    /// Whether a man on `cur`, after its first jump, can jump again: the test
+    /// [`Self::man_jumps`] makes, without the call (most sequences end after one jump).
+    #[inline(always)]
+    fn man_continues(&self, cur: u64, captured: u64) -> bool {
+        (self.man_may_jump(0, false) && self.man_jump::<0>(cur, captured).1 != 0)
+            || (self.man_may_jump(1, false) && self.man_jump::<1>(cur, captured).1 != 0)
+            || (self.man_may_jump(2, false) && self.man_jump::<2>(cur, captured).1 != 0)
+            || (self.man_may_jump(3, false) && self.man_jump::<3>(cur, captured).1 != 0)
+    }
+
     /// Extends a man's sequence from `cur`; returns whether any jump was possible.
     fn man_jumps(&mut self, cur: u64, s: Sequence, first: bool) -> bool {
-        let mut found = false;
-        for d in 0..4 {
-            if !self.man_may_jump(d, first) {
-                continue;
-            }
-            let victim = step::<R>(cur, d) & self.man_targets & !s.captured;
-            if victim == 0 {
-                continue;
-            }
-            let land = step::<R>(victim, d) & self.empty;
-            if land == 0 {
-                continue;
-            }
-            found = true;
-            let next = s.take(victim, victim & self.enemy_kings != 0);
-            if land & self.promotion != 0 {
-                match R::SHEET.promotion {
-                    Promotion::CrownAndStop => {
-                        self.emit(land, &next, true);
-                        continue;
-                    }
-                    Promotion::CrownAndContinue => {
-                        let crowned = Sequence {
-                            crowned: true,
-                            ..next
-                        };
-                        if !self.king_jumps(land, crowned, ALL_DIRS & !(1 << (3 - d))) {
-                            self.emit(land, &crowned, true);
-                        }
-                        continue;
-                    }
-                    Promotion::AtEnd => {}
+        // The four directions unrolled, each with its shifts known at compile time, in the
+        // order 0..4 (the order moves are listed in).
+        let a = self.man_jumps_towards::<0>(cur, s, first);
+        let b = self.man_jumps_towards::<1>(cur, s, first);
+        let c = self.man_jumps_towards::<2>(cur, s, first);
+        let d = self.man_jumps_towards::<3>(cur, s, first);
+        a | b | c | d
+    }
+
+    /// [`Self::man_jumps`] in direction `D`.
+    #[inline(always)]
+    fn man_jumps_towards<const D: usize>(&mut self, cur: u64, s: Sequence, first: bool) -> bool {
+        if !self.man_may_jump(D, first) {
+            return false;
+        }
+        let (victim, land) = self.man_jump::<D>(cur, s.captured);
+        if land == 0 {
+            return false;
+        }
+        let next = s.take(victim, victim & self.enemy_kings != 0);
+        if land & self.promotion != 0 {
+            match R::SHEET.promotion {
+                Promotion::CrownAndStop => {
+                    self.emit(land, &next, true);
+                    return true;
                 }
-            }
-            if !self.man_jumps(land, next, false) {
-                self.emit(land, &next, land & self.promotion != 0);
+                Promotion::CrownAndContinue => {
+                    let crowned = Sequence {
+                        crowned: true,
+                        ..next
+                    };
+                    if !self.king_jumps(land, crowned, ALL_DIRS & !(1 << (3 - D))) {
+                        self.emit(land, &crowned, true);
+                    }
+                    return true;
+                }
+                Promotion::AtEnd => {}
             }
         }
-        found
+        if self.man_continues(land, next.captured) {
+            self.man_jumps(land, next, false);
+        } else {
+            self.emit(land, &next, land & self.promotion != 0);
+        }
+        true
     }
 
     /// Extends a king's sequence from `cur` in the directions of `dirs`; returns whether any
     /// jump was possible.
     fn king_jumps(&mut self, cur: u64, s: Sequence, dirs: u8) -> bool {
-        let mut found = false;
-        for d in 0..4 {
-            if dirs & (1 << d) == 0 {
-                continue;
+        let a = self.king_jumps_towards::<0>(cur, s, dirs);
+        let b = self.king_jumps_towards::<1>(cur, s, dirs);
+        let c = self.king_jumps_towards::<2>(cur, s, dirs);
+        let d = self.king_jumps_towards::<3>(cur, s, dirs);
+        a | b | c | d
+    }
+
+    /// [`Self::king_jumps`] in direction `D`.
+    #[inline(always)]
+    fn king_jumps_towards<const D: usize>(&mut self, cur: u64, s: Sequence, dirs: u8) -> bool {
+        if dirs & (1 << D) == 0 {
+            return false;
+        }
+        let mut victim = step::<R>(cur, D);
+        if R::SHEET.flying_kings {
+            while victim & self.empty != 0 {
+                victim = step::<R>(victim, D);
             }
-            let mut victim = step::<R>(cur, d);
-            if R::SHEET.flying_kings {
-                while victim & self.empty != 0 {
-                    victim = step::<R>(victim, d);
-                }
+        }
+        if victim & self.king_targets & !s.captured == 0 {
+            return false;
+        }
+        let first_landing = step::<R>(victim, D) & self.empty;
+        if first_landing == 0 {
+            return false;
+        }
+        let next = s.take(victim, victim & self.enemy_kings != 0);
+        if !R::SHEET.flying_kings {
+            if !self.king_jumps(first_landing, next, ALL_DIRS & !(1 << (3 - D))) {
+                self.emit(first_landing, &next, next.crowned);
             }
-            if victim & self.king_targets & !s.captured == 0 {
-                continue;
+            return true;
+        }
+        // A flying king may land on any empty square beyond the victim. Turning is tried
+        // from each of them; going straight on is the same line from all of them, so it is
+        // tried once, from the last, to avoid counting one path several times.
+        let mut continued = false;
+        let mut landing = first_landing;
+        loop {
+            let further = step::<R>(landing, D) & self.empty;
+            let turn = perpendicular(D) | if further == 0 { 1 << D } else { 0 };
+            continued |= self.king_jumps(landing, next, turn);
+            if further == 0 {
+                break;
             }
-            let first_landing = step::<R>(victim, d) & self.empty;
-            if first_landing == 0 {
-                continue;
-            }
-            found = true;
-            let next = s.take(victim, victim & self.enemy_kings != 0);
-            if !R::SHEET.flying_kings {
-                if !self.king_jumps(first_landing, next, ALL_DIRS & !(1 << (3 - d))) {
-                    self.emit(first_landing, &next, next.crowned);
-                }
-                continue;
-            }
-            // A flying king may land on any empty square beyond the victim. Turning is tried
-            // from each of them; going straight on is the same line from all of them, so it is
-            // tried once, from the last, to avoid counting one path several times.
-            let mut continued = false;
-            let mut landing = first_landing;
-            loop {
-                let further = step::<R>(landing, d) & self.empty;
-                let turn = perpendicular(d) | if further == 0 { 1 << d } else { 0 };
-                continued |= self.king_jumps(landing, next, turn);
-                if further == 0 {
-                    break;
-                }
-                landing = further;
-            }
-            // Continuing is compulsory: the sequence may end here only if no landing square
-            // lets it go on.
-            if !continued {
-                if Self::halts(&next) {
-                    self.emit(first_landing, &next, next.crowned);
-                } else {
-                    let mut l = first_landing;
-                    while l != 0 {
-                        self.emit(l, &next, next.crowned);
-                        l = step::<R>(l, d) & self.empty;
-                    }
+            landing = further;
+        }
+        // Continuing is compulsory: the sequence may end here only if no landing square
+        // lets it go on.
+        if !continued {
+            if Self::halts(&next) {
+                self.emit(first_landing, &next, next.crowned);
+            } else {
+                let mut l = first_landing;
+                while l != 0 {
+                    self.emit(l, &next, next.crowned);
+                    l = step::<R>(l, D) & self.empty;
                 }
             }
         }
-        found
+        true
     }
+}
+
+/// Squares reached by sliding from the squares of `from` in direction `d` over `empty` squares:
+/// the empty squares passed and the first non-empty square of each line (one step only for
+/// short kings).
+#[inline(always)]
+pub(crate) fn ray<R: Rules>(from: u64, d: usize, empty: u64) -> u64 {
+    let mut reach = step::<R>(from, d);
+    if R::SHEET.flying_kings {
+        let mut front = reach & empty;
+        while front != 0 {
+            front = step::<R>(front, d);
+            reach |= front;
+            front &= empty;
+        }
+    }
+    reach & board_mask::<R>()
+}
+
+/// Whether any of `kings` can make a first jump over one of `enemy` (all kings at once: each
+/// slide stops at the first piece, which must be an enemy with an empty square behind it).
+#[inline(always)]
+pub(crate) fn kings_can_capture<R: Rules>(kings: u64, enemy: u64, empty: u64) -> bool {
+    (0..4).any(|d| step::<R>(ray::<R>(kings, d, empty) & enemy, d) & empty != 0)
 }
 
 /// Fills `out` with the legal captures (after the precedence rule); leaves it empty if there
@@ -314,7 +368,12 @@ pub(crate) fn generate_captures<R: Rules>(pos: &Position, dups: Duplicates, out:
         gen.man_jumps(m, Sequence::default(), true);
     }
 
-    let mut ks = kings;
+    // Most positions with kings have no king capture: test all kings at once first.
+    let mut ks = if kings != 0 && kings_can_capture::<R>(kings, enemy, empty) {
+        kings
+    } else {
+        0
+    };
     while ks != 0 {
         let k = ks & ks.wrapping_neg();
         ks &= ks - 1;

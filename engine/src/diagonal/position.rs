@@ -88,7 +88,7 @@ impl Position {
 }
 
 /// The position after `mv` (copy-make).
-#[inline]
+#[inline(always)]
 pub fn play<R: Rules>(pos: &Position, mv: &Move) -> Position {
     let us = pos.side.index();
     let them = 1 - us;

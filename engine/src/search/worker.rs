@@ -557,6 +557,71 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
+    /// The index of the `k`-th move to search at a node of `ply` index `p`: the table move
+    /// first, alone (it often cuts off, and then nothing else needs scoring); then killers,
+    /// then history. Moves are scored when the first move after the table move is picked
+    /// (`order` is empty until then), and picked in sequence: `k` = 0, 1, 2...
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn pick_move(
+        &self,
+        pos: &G::Position,
+        p: usize,
+        k: usize,
+        tt_move: Option<usize>,
+        moves: &[G::Move],
+        order: &mut Vec<i32>,
+        rest: &mut Vec<i64>,
+    ) -> usize {
+        if let (Some(t), 0) = (tt_move, k) {
+            return t;
+        }
+        if order.is_empty() {
+            let killers = self.heur.killers[p];
+            for (j, mv) in moves.iter().enumerate() {
+                let s = if Some(j) == tt_move {
+                    i32::MIN
+                } else if killers[0] == Some(*mv) {
+                    1 << 29
+                } else if killers[1] == Some(*mv) {
+                    (1 << 29) - 1
+                } else {
+                    self.heur.history(pos, mv)
+                };
+                order.push(s);
+            }
+        }
+        if k < SELECTION_PICKS {
+            // Pick the best-ordered move left: most nodes cut off within the first few
+            // moves, so selecting beats sorting.
+            let mut i = 0;
+            let mut top = i32::MIN;
+            for (j, &s) in order.iter().enumerate() {
+                if s > top {
+                    top = s;
+                    i = j;
+                }
+            }
+            order[i] = i32::MIN;
+            i
+        } else {
+            // A node that got this far usually searches everything: sort the rest once
+            // (score above, index below) instead of selecting each time.
+            if k == SELECTION_PICKS {
+                rest.clear();
+                for (j, &s) in order.iter().enumerate() {
+                    if s != i32::MIN {
+                        // 0xFFFF - j: equal scores keep generation order, as selection
+                        // would.
+                        rest.push((s as i64) << 16 | (0xFFFF - j) as i64);
+                    }
+                }
+                rest.sort_unstable_by(|a, b| b.cmp(a));
+            }
+            0xFFFF - (rest[k - SELECTION_PICKS] & 0xFFFF) as usize
+        }
+    }
+
     /// Quiescence: resolves captures (compulsory, so no standing pat while one exists) and
     /// otherwise trusts the static evaluation.
     fn qsearch(&mut self, pos: &G::Position, alpha: Score, beta: Score, ply: Ply) -> Score {
@@ -708,6 +773,20 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let capture_node = G::is_capture(&moves[0]);
 
+        // The next move's index and position, when played ahead of its turn so that its
+        // table bucket (which it probes first thing, unless it is a quiescence node) has time
+        // to arrive. Two plain variables rather than an `Option` of a pair: the copies in and
+        // out of such an option compile to overlapping partial stores that stall the next
+        // load. The table move is known already: play it now, before the pruning tests.
+        let mut ahead = usize::MAX;
+        let mut ahead_child = *pos;
+        let tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
+        if let (Some(t), true) = (tt_move, depth.plies() > 1) {
+            ahead = t;
+            ahead_child = G::play(pos, &moves[t]);
+            self.tt.prefetch(G::hash(&ahead_child));
+        }
+
         // Static evaluation, for pruning: only meaningful in a quiet position that nothing
         // threatens (a capture for either side would change the material at once).
         let mut static_eval = hit.and_then(|h| h.eval);
@@ -731,72 +810,40 @@ impl<'a, G: Game> Worker<'a, G> {
         // Move ordering: the table move first, alone (it often cuts off, and then nothing else
         // needs scoring); then killers, then history.
         let n = moves.len();
-        let tt_move = tt_index.map(usize::from).filter(|&i| i < n);
         order.clear();
-        let mut scored = false;
 
         let original_alpha = alpha;
         let mut best = -Score::INFINITE;
         let mut best_index: Option<usize> = None;
         let mut searched = 0usize;
         for k in 0..n {
-            let i = match tt_move {
-                Some(t) if k == 0 => t,
-                _ => {
-                    if !scored {
-                        scored = true;
-                        let killers = self.heur.killers[p];
-                        for (j, mv) in moves.iter().enumerate() {
-                            let s = if Some(j) == tt_move {
-                                i32::MIN
-                            } else if killers[0] == Some(*mv) {
-                                1 << 29
-                            } else if killers[1] == Some(*mv) {
-                                (1 << 29) - 1
-                            } else {
-                                self.heur.history(pos, mv)
-                            };
-                            order.push(s);
-                        }
-                    }
-                    if k < SELECTION_PICKS {
-                        // Pick the best-ordered move left: most nodes cut off within the
-                        // first few moves, so selecting beats sorting.
-                        let mut i = 0;
-                        let mut top = i32::MIN;
-                        for (j, &s) in order.iter().enumerate() {
-                            if s > top {
-                                top = s;
-                                i = j;
-                            }
-                        }
-                        order[i] = i32::MIN;
-                        i
-                    } else {
-                        // A node that got this far usually searches everything: sort the rest
-                        // once (score above, index below) instead of selecting each time.
-                        if k == SELECTION_PICKS {
-                            rest.clear();
-                            for (j, &s) in order.iter().enumerate() {
-                                if s != i32::MIN {
-                                    // 0xFFFF - j: equal scores keep generation order, as
-                                    // selection would.
-                                    rest.push((s as i64) << 16 | (0xFFFF - j) as i64);
-                                }
-                            }
-                            rest.sort_unstable_by(|a, b| b.cmp(a));
-                        }
-                        0xFFFF - (rest[k - SELECTION_PICKS] & 0xFFFF) as usize
-                    }
+            let i;
+            let child;
+            if ahead != usize::MAX {
+                i = ahead;
+                child = ahead_child;
+                ahead = usize::MAX;
+            } else {
+                i = self.pick_move(pos, p, k, tt_move, &moves, &mut order, &mut rest);
+                child = G::play(pos, &moves[i]);
+                // The child probes the table first thing (unless it is a quiescence node):
+                // start loading its bucket now, the miss costs as much as the rest of the
+                // node.
+                if depth.plies() > 1 {
+                    self.tt.prefetch(G::hash(&child));
                 }
-            };
-            let mv = moves[i];
-            let child = G::play(pos, &mv);
-            // The child probes the table first thing (unless it is a quiescence node): start
-            // loading its bucket now, the miss costs as much as the rest of the node.
-            if depth.plies() > 1 {
-                self.tt.prefetch(G::hash(&child));
             }
+            // Once the moves are scored, the next one is known before this one is searched:
+            // play it now and start loading its bucket, which then has this whole subtree's
+            // time to arrive. (The table move is searched before anything is scored, since
+            // it often cuts off alone.) The order is fixed when the moves are scored, so
+            // picking ahead picks the same moves.
+            if depth.plies() > 1 && k + 1 < n && (k > 0 || tt_move.is_none()) {
+                ahead = self.pick_move(pos, p, k + 1, tt_move, &moves, &mut order, &mut rest);
+                ahead_child = G::play(pos, &moves[ahead]);
+                self.tt.prefetch(G::hash(&ahead_child));
+            }
+            let mv = moves[i];
             self.enter_child(pos, &mv, &child, ply);
             searched += 1;
 
