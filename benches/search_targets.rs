@@ -6,7 +6,9 @@
 //! 3. time to a fixed depth with 2 threads against 1 thread (target: 1.5x shorter), from
 //!    several positions, the two thread counts alternating so that load changes hit both.
 //!
-//! Each figure prints as a line `name value`; the load average is printed first and last.
+//! Each figure prints as a line `name value`; the load average is printed first and last. A
+//! word after `--` keeps only the figures whose names contain it (`-- nps`, `-- start-depth`,
+//! `-- threads`).
 
 use std::time::{Duration, Instant};
 
@@ -58,27 +60,49 @@ fn timed_search(fen: &str, depth: i32, threads: usize) -> (Duration, u64) {
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let rounds = if quick { 1 } else { 3 };
+    // `cargo bench` passes `--bench`; the first other word is the filter.
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .unwrap_or_default();
+    let wanted = |name: &str| name.contains(filter.as_str());
     println!("load {}", load());
 
-    // 1. Middle-game speed: fixed-depth searches, nodes over time.
-    let mut nodes = 0u64;
-    let mut time = Duration::ZERO;
-    for _ in 0..rounds {
-        for fen in MIDDLE_GAMES {
-            let (t, n) = timed_search(fen, 14, 1);
-            nodes += n;
-            time += t;
+    // 1. Middle-game speed: fixed-depth searches, nodes over time, also per round so that the
+    // machine's drift shows.
+    if wanted("middle-game-nps-1-thread") {
+        let mut nodes = 0u64;
+        let mut time = Duration::ZERO;
+        let mut per_round = Vec::new();
+        for _ in 0..rounds {
+            let (mut round_nodes, mut round_time) = (0u64, Duration::ZERO);
+            for fen in MIDDLE_GAMES {
+                let (t, n) = timed_search(fen, 14, 1);
+                round_nodes += n;
+                round_time += t;
+            }
+            per_round.push(format!(
+                "{:.2}",
+                round_nodes as f64 / round_time.as_secs_f64() / 1e6
+            ));
+            nodes += round_nodes;
+            time += round_time;
         }
+        println!(
+            "middle-game-nps-1-thread {:.2}M ({} nodes in {:.2} s; rounds {})",
+            nodes as f64 / time.as_secs_f64() / 1e6,
+            nodes,
+            time.as_secs_f64(),
+            per_round.join(" ")
+        );
     }
-    println!(
-        "middle-game-nps-1-thread {:.2}M ({} nodes in {:.2} s)",
-        nodes as f64 / time.as_secs_f64() / 1e6,
-        nodes,
-        time.as_secs_f64()
-    );
 
     // 2. Depth from the start in 5 seconds.
-    for _ in 0..rounds {
+    for _ in 0..if wanted("start-depth-in-5s") {
+        rounds
+    } else {
+        0
+    } {
         let r = record("start");
         let mut searcher = Searcher::<Intl>::new(64, 1);
         let mut reached = (0, Duration::ZERO);
@@ -97,6 +121,10 @@ fn main() {
     }
 
     // 3. Time to depth, 1 thread against 2, alternating.
+    if !wanted("time-to-depth-15-threads") {
+        println!("load {}", load());
+        return;
+    }
     let mut one = Duration::ZERO;
     let mut two = Duration::ZERO;
     let positions = ["start", MIDDLE_GAMES[0], MIDDLE_GAMES[1], MIDDLE_GAMES[2]];
@@ -109,7 +137,7 @@ fn main() {
         }
     }
     println!(
-        "time-to-depth-15 1-thread {:.2} s, 2-threads {:.2} s, speedup {:.2}x",
+        "time-to-depth-15-threads 1-thread {:.2} s, 2-threads {:.2} s, speedup {:.2}x",
         one.as_secs_f64(),
         two.as_secs_f64(),
         one.as_secs_f64() / two.as_secs_f64()

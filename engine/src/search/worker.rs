@@ -682,6 +682,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// The alpha-beta search (principal variation search) of `pos` at `ply` > 0.
+    #[inline]
     fn search(
         &mut self,
         pos: &G::Position,
@@ -727,6 +728,25 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        self.interior(pos, alpha, beta, depth, ply, pv_node, horizon_extension)
+    }
+
+    /// [`Self::search`] of a node that searches its moves (`depth` > 0), after the tests that
+    /// every node makes. Kept apart so that those tests, inlined where the search recurses,
+    /// spare the horizon's nodes (most nodes) the call to this much larger function.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn interior(
+        &mut self,
+        pos: &G::Position,
+        mut alpha: Score,
+        beta: Score,
+        mut depth: Depth,
+        ply: Ply,
+        pv_node: bool,
+        horizon_extension: bool,
+    ) -> Score {
+        let p = ply.index();
         self.count_node();
         if self.stopped {
             return Score::DRAW;
