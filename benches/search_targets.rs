@@ -21,12 +21,9 @@ use polydam_engine::search::{Limits, SearchControl, Searcher};
 type Intl = Diagonal<International>;
 
 /// Quiet International middle games (15-16 men each), the kind of position the 5 M target
-/// refers to.
-const MIDDLE_GAMES: [&str; 3] = [
-    "W:W25,27,28,30,32,33,34,35,37,38,39,40,42,43,44,46,48,49:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,22,23,24,26",
-    "W:W26-28,32-36,38,39,42,45,46,48-50:B2,3,5-7,9,14,16-21,23-25",
-    "B:W27,28,31-35,37-40,42-44,47,48:B3,6-9,11-14,16,18,19,21-24",
-];
+/// refers to: one FEN per line, shared by `benches/search_targets.rs` and
+/// `engine/examples/search_speed.rs`.
+const MIDDLE_GAMES: &str = include_str!("data/international-middle-games.txt");
 
 fn record(fen: &str) -> GameRecord<Intl> {
     let pos = if fen == "start" {
@@ -76,7 +73,7 @@ fn main() {
         let mut per_round = Vec::new();
         for _ in 0..rounds {
             let (mut round_nodes, mut round_time) = (0u64, Duration::ZERO);
-            for fen in MIDDLE_GAMES {
+            for fen in MIDDLE_GAMES.lines() {
                 let (t, n) = timed_search(fen, 14, 1);
                 round_nodes += n;
                 round_time += t;
@@ -121,15 +118,22 @@ fn main() {
     }
 
     // 3. Time to depth, 1 thread against 2, alternating.
-    if !wanted("time-to-depth-15-threads") {
-        println!("load {}", load());
-        return;
+    if wanted("time-to-depth-15-threads") {
+        time_to_depth_with_threads(rounds);
     }
+    println!("load {}", load());
+}
+
+/// Time to depth 15 with 1 thread and with 2, alternating, from the start and the middle
+/// games.
+fn time_to_depth_with_threads(rounds: usize) {
     let mut one = Duration::ZERO;
     let mut two = Duration::ZERO;
-    let positions = ["start", MIDDLE_GAMES[0], MIDDLE_GAMES[1], MIDDLE_GAMES[2]];
+    let positions: Vec<&str> = std::iter::once("start")
+        .chain(MIDDLE_GAMES.lines())
+        .collect();
     for _ in 0..rounds {
-        for fen in positions {
+        for &fen in &positions {
             let (t1, _) = timed_search(fen, 15, 1);
             let (t2, _) = timed_search(fen, 15, 2);
             one += t1;
@@ -142,5 +146,4 @@ fn main() {
         two.as_secs_f64(),
         one.as_secs_f64() / two.as_secs_f64()
     );
-    println!("load {}", load());
 }

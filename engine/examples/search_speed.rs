@@ -22,12 +22,10 @@ use polydam_engine::search::{Limits, SearchControl, Searcher};
 
 type Intl = Diagonal<International>;
 
-/// The middle games of `benches/search_targets.rs`.
-const MIDDLE_GAMES: [&str; 3] = [
-    "W:W25,27,28,30,32,33,34,35,37,38,39,40,42,43,44,46,48,49:B3,6,7,8,9,11,12,13,14,16,17,18,19,20,22,23,24,26",
-    "W:W26-28,32-36,38,39,42,45,46,48-50:B2,3,5-7,9,14,16-21,23-25",
-    "B:W27,28,31-35,37-40,42-44,47,48:B3,6-9,11-14,16,18,19,21-24",
-];
+/// Quiet International middle games (15-16 men each), the kind of position the 5 M target
+/// refers to: one FEN per line, shared by `benches/search_targets.rs` and
+/// `engine/examples/search_speed.rs`.
+const MIDDLE_GAMES: &str = include_str!("../../benches/data/international-middle-games.txt");
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -35,7 +33,7 @@ fn main() {
     let mib: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(64);
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
-    for fen in MIDDLE_GAMES {
+    for fen in MIDDLE_GAMES.lines() {
         let pos = Intl::parse_position(fen).expect("the middle-game positions parse");
         let record = GameRecord::new(pos);
         // The table is allocated (and its pages touched) before the clock starts.

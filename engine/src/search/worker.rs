@@ -622,6 +622,16 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// The position after `mv`, its table bucket already on its way: for a child that
+    /// probes the table (not a quiescence node), the miss costs as much as the rest of the
+    /// node unless it is started early.
+    #[inline(always)]
+    fn play_prefetching(&self, pos: &G::Position, mv: &G::Move) -> G::Position {
+        let child = G::play(pos, mv);
+        self.tt.prefetch(G::hash(&child));
+        child
+    }
+
     /// Quiescence: resolves captures (compulsory, so no standing pat while one exists) and
     /// otherwise trusts the static evaluation.
     fn qsearch(&mut self, pos: &G::Position, alpha: Score, beta: Score, ply: Ply) -> Score {
@@ -803,8 +813,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
         if let (Some(t), true) = (tt_move, depth.plies() > 1) {
             ahead = t;
-            ahead_child = G::play(pos, &moves[t]);
-            self.tt.prefetch(G::hash(&ahead_child));
+            ahead_child = self.play_prefetching(pos, &moves[t]);
         }
 
         // Static evaluation, for pruning: only meaningful in a quiet position that nothing
@@ -827,8 +836,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Move ordering: the table move first, alone (it often cuts off, and then nothing else
-        // needs scoring); then killers, then history.
+        // Moves in the order of `pick_move`.
         let n = moves.len();
         order.clear();
 
@@ -845,13 +853,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 ahead = usize::MAX;
             } else {
                 i = self.pick_move(pos, p, k, tt_move, &moves, &mut order, &mut rest);
-                child = G::play(pos, &moves[i]);
-                // The child probes the table first thing (unless it is a quiescence node):
-                // start loading its bucket now, the miss costs as much as the rest of the
-                // node.
-                if depth.plies() > 1 {
-                    self.tt.prefetch(G::hash(&child));
-                }
+                child = if depth.plies() > 1 {
+                    self.play_prefetching(pos, &moves[i])
+                } else {
+                    G::play(pos, &moves[i])
+                };
             }
             // Once the moves are scored, the next one is known before this one is searched:
             // play it now and start loading its bucket, which then has this whole subtree's
@@ -860,8 +866,7 @@ impl<'a, G: Game> Worker<'a, G> {
             // picking ahead picks the same moves.
             if depth.plies() > 1 && k + 1 < n && (k > 0 || tt_move.is_none()) {
                 ahead = self.pick_move(pos, p, k + 1, tt_move, &moves, &mut order, &mut rest);
-                ahead_child = G::play(pos, &moves[ahead]);
-                self.tt.prefetch(G::hash(&ahead_child));
+                ahead_child = self.play_prefetching(pos, &moves[ahead]);
             }
             let mv = moves[i];
             self.enter_child(pos, &mv, &child, ply);
