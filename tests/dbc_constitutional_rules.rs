@@ -188,7 +188,8 @@ fn random_position(rng: &mut SmallRng) -> Position {
             pos.kings |= bit;
         }
     }
-    pos.hash = pos.compute_hash();
+    // Any 10x10 rule set: only the key and the men's terms are recomputed.
+    pos.refresh::<International>();
     pos
 }
 

@@ -12,7 +12,7 @@
 
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
-use super::movegen::{board_mask, is_forward, kings_can_capture, ray, step};
+use super::movegen::{board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, step};
 use super::position::Position;
 use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
@@ -288,12 +288,6 @@ fn masks<R: Rules>() -> &'static Masks {
     }
 }
 
-/// Men of `side` that may make their first jump in direction `d`.
-#[inline(always)]
-fn man_may_jump<R: Rules>(side: Side, d: usize) -> bool {
-    is_forward(side, d) || (R::SHEET.men_capture_backward && R::SHEET.man_first_jump_backward)
-}
-
 /// Whether `side` would have a capture if it were its turn (bitboards only, no move list).
 #[inline]
 pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
@@ -307,11 +301,8 @@ pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
     } else {
         enemy & !pos.kings
     };
-    for d in 0..4 {
-        if man_may_jump::<R>(side, d) && step::<R>(step::<R>(men, d) & man_targets, d) & empty != 0
-        {
-            return true;
-        }
+    if men_with_first_jump::<R>(side, men, man_targets, empty) != 0 {
+        return true;
     }
     let kings = own & pos.kings;
     kings != 0 && kings_can_capture::<R>(kings, enemy, empty)
@@ -342,19 +333,14 @@ pub fn can_move<R: Rules>(pos: &Position) -> bool {
 
 /// Per-square tables of one kind of variant, built at compile time from its [`Weights`].
 ///
-/// The men's terms are summed by rows rather than man by man: a row's squares are consecutive
-/// bits of the layout, and `men[side][row][x]` holds the sum over the men of the row's pattern
-/// `x`. A side's men cost one lookup per row, with no loop and no branch, from tables small
-/// enough (5 KiB) to stay in the first-level cache during a search. Each entry packs four
-/// 16-bit fields, see [`Packed4`].
-struct Tables {
-    men: [[[i64; 32]; 10]; 2],
-}
-
-/// Bit offset of row `row`'s first square in the layout (rows come in pairs of `2H + 1` bits,
-/// the last one a ghost).
-const fn row_offset(g: Geometry, row: u32) -> u32 {
-    (row / 2) * (2 * g.half + 1) + (row % 2) * g.half
+/// Each entry packs a man's four terms (middle-game value, endgame value, left/right balance,
+/// count) in 16-bit fields, see [`Packed4`]. [`Position::men_terms`] holds each side's sum of
+/// them, kept up to date move by move by [`super::position::play`]: an evaluation then reads
+/// the men's material, advancement and centre in one load per side instead of a lookup per man
+/// (or per row).
+pub(crate) struct Tables {
+    /// `[side][bit]`: the packed terms of a man of `side` on `bit`.
+    square: [[i64; 64]; 2],
 }
 
 /// Four signed 16-bit fields in one `i64`, summed with plain additions as long as every field's
@@ -420,31 +406,7 @@ const fn build_tables(g: Geometry, w: &Weights) -> Tables {
         }
         s += 1;
     }
-    // Then the row sums.
-    let mut men = [[[0i64; 32]; 10]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut r = 0;
-        while r < g.rows {
-            let offset = row_offset(g, r) as usize;
-            let mut x = 0;
-            while x < (1 << g.half) {
-                let mut sum = 0i64;
-                let mut k = 0;
-                while k < g.half as usize {
-                    if x & (1 << k) != 0 {
-                        sum += square[side][offset + k];
-                    }
-                    k += 1;
-                }
-                men[side][r as usize][x] = sum;
-                x += 1;
-            }
-            r += 1;
-        }
-        side += 1;
-    }
-    Tables { men }
+    Tables { square }
 }
 
 static TEN_FLYING_TABLES: Tables = build_tables(TEN, &TEN_FLYING);
@@ -453,8 +415,9 @@ static EIGHT_SHORT_TABLES: Tables = build_tables(EIGHT, &EIGHT_SHORT);
 static BREAKTHROUGH_TABLES: Tables = build_tables(TEN, &BREAKTHROUGH);
 static ANTIDRAUGHTS_TABLES: Tables = build_tables(TEN, &ANTIDRAUGHTS);
 
+/// The per-square tables the variant `R` is evaluated with.
 #[inline(always)]
-fn tables<R: Rules>() -> &'static Tables {
+pub(crate) fn tables<R: Rules>() -> &'static Tables {
     match R::SHEET.goal {
         Goal::NoMoveWins => &ANTIDRAUGHTS_TABLES,
         Goal::FirstKingWins => &BREAKTHROUGH_TABLES,
@@ -479,16 +442,24 @@ struct SideTerms {
     king_room: i32,
 }
 
-/// The men of `side` through its byte tables: `[mid, end, balance, count]`.
+/// The packed terms of a man of `side` (by index) on `bit`, for [`super::position::play`].
 #[inline(always)]
-fn men_terms<R: Rules>(men: u64, side: usize, t: &Tables) -> [i32; 4] {
-    let g = R::SHEET.board;
-    let row_bits = (1u64 << g.half) - 1;
-    let mut v = 0i64;
-    for r in 0..g.rows.min(10) {
-        v += t.men[side][r as usize][((men >> row_offset(g, r)) & row_bits) as usize];
+pub(crate) fn man_square_terms(t: &Tables, side: usize, bit: u32) -> i64 {
+    t.square[side][bit as usize]
+}
+
+/// Both sides' [`Position::men_terms`] computed from scratch.
+pub(crate) fn men_terms_from_scratch<R: Rules>(pos: &Position) -> [i64; 2] {
+    let t = tables::<R>();
+    let mut sums = [0i64; 2];
+    for (side, sum) in sums.iter_mut().enumerate() {
+        let mut men = pos.pieces[side] & !pos.kings;
+        while men != 0 {
+            *sum += t.square[side][men.trailing_zeros() as usize];
+            men &= men - 1;
+        }
     }
-    Packed4::unpack(v)
+    sums
 }
 
 #[inline(always)]
@@ -588,12 +559,11 @@ fn king_value<R: Rules>(w: &Weights) -> i32 {
 /// Static evaluation from the side to move's view, in hundredths of a man.
 pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     let w = weights::<R>();
-    let t = tables::<R>();
     let m = masks::<R>();
     let s = pos.side.index();
-    let [mid, end, bal, n] = men_terms::<R>(pos.pieces[s] & !pos.kings, s, t);
+    let [mid, end, bal, n] = Packed4::unpack(pos.men_terms[s]);
     let us = side_terms::<R>(pos, pos.side, w, m, pack(mid, end), bal, n);
-    let [mid, end, bal, n] = men_terms::<R>(pos.pieces[1 - s] & !pos.kings, 1 - s, t);
+    let [mid, end, bal, n] = Packed4::unpack(pos.men_terms[1 - s]);
     let them = side_terms::<R>(pos, pos.side.opponent(), w, m, pack(mid, end), bal, n);
 
     // Taper between the middle-game and endgame values by the men left on the board.
@@ -635,11 +605,11 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagonal::rules::{English, International, Russian};
+    use crate::diagonal::rules::{Antidraughts, Breakthrough, English, International, Russian};
     use crate::diagonal::Diagonal;
     use crate::game::{Duplicates, Game};
 
-    fn mirrored(p: &Position, squares: usize, g: Geometry) -> Position {
+    fn mirrored<R: Rules>(p: &Position, squares: usize, g: Geometry) -> Position {
         let mut pieces = [0u64; 2];
         let mut kings = 0u64;
         for s in 0..squares {
@@ -659,8 +629,9 @@ mod tests {
             kings,
             side: p.side.opponent(),
             hash: 0,
+            men_terms: [0, 0],
         };
-        q.hash = q.compute_hash();
+        q.refresh::<R>();
         q
     }
 
@@ -668,7 +639,7 @@ mod tests {
         let g = R::SHEET.board;
         for fen in fens {
             let p = Diagonal::<R>::parse_position(fen).expect("test position");
-            let q = mirrored(&p, g.squares(), g);
+            let q = mirrored::<R>(&p, g.squares(), g);
             assert_eq!(evaluate::<R>(&p), evaluate::<R>(&q), "{fen}");
         }
     }
@@ -705,6 +676,42 @@ mod tests {
             let mv = moves[(seed >> 33) as usize % moves.len()];
             pos = I::play(&pos, &mv);
         }
+    }
+
+    /// Plays a fixed pseudo-random game of `R` and checks the men's terms kept by `play`
+    /// against a recount after every move (and the key against its own recount).
+    fn check_incremental_terms<R: Rules>() {
+        let mut pos = Diagonal::<R>::start();
+        let mut moves = Vec::new();
+        let mut seed = 2024u64;
+        for _ in 0..300 {
+            assert_eq!(
+                pos.men_terms,
+                men_terms_from_scratch::<R>(&pos),
+                "{}",
+                R::NAME
+            );
+            assert_eq!(pos.hash, pos.compute_hash(), "{}", R::NAME);
+            Diagonal::<R>::generate(&pos, Duplicates::Drop, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = moves[(seed >> 33) as usize % moves.len()];
+            pos = Diagonal::<R>::play(&pos, &mv);
+        }
+    }
+
+    #[test]
+    fn incremental_men_terms_match_a_recount() {
+        // One variant per evaluation table (and both board sizes, crowning mid-capture).
+        check_incremental_terms::<International>();
+        check_incremental_terms::<Russian>();
+        check_incremental_terms::<English>();
+        check_incremental_terms::<Antidraughts>();
+        check_incremental_terms::<Breakthrough>();
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use super::position::{Move, Position};
 use super::rules::{Goal, Halt, Precedence, Promotion, Rules};
 use crate::game::{Duplicates, Side};
+use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
 /// One diagonal step of every bit of `b` in direction `d`.
 #[inline(always)]
@@ -56,6 +57,88 @@ fn perpendicular(d: usize) -> u8 {
     } else {
         0b1001
     }
+}
+
+/// `[d][bit]`: the squares beyond `bit` in direction `d`, up to the edge of the board (none
+/// for bits that are not squares). A flying king's line is then one lookup, and the first piece
+/// on it one bit scan, instead of a step-by-step walk whose length the processor cannot predict.
+struct Rays([[u64; 64]; 4]);
+
+const fn build_rays(g: Geometry) -> Rays {
+    let mask = g.mask();
+    let mut rays = [[0u64; 64]; 4];
+    let mut bit = 0;
+    while bit < 64 {
+        if mask & (1u64 << bit) != 0 {
+            let mut d = 0;
+            while d < 4 {
+                let mut cur = 1u64 << bit;
+                loop {
+                    cur = match d {
+                        0 => cur >> (g.half + 1),
+                        1 => cur >> g.half,
+                        2 => cur << g.half,
+                        _ => cur << (g.half + 1),
+                    } & mask;
+                    if cur == 0 {
+                        break;
+                    }
+                    rays[d][bit] |= cur;
+                }
+                d += 1;
+            }
+        }
+        bit += 1;
+    }
+    Rays(rays)
+}
+
+static TEN_RAYS: Rays = build_rays(TEN);
+static EIGHT_RAYS: Rays = build_rays(EIGHT);
+
+/// The squares beyond the square `from` (one bit) in direction `d`.
+#[inline(always)]
+fn ray_beyond<R: Rules>(from: u64, d: usize) -> u64 {
+    let rays = if R::SHEET.board.half == TEN.half {
+        &TEN_RAYS
+    } else {
+        &EIGHT_RAYS
+    };
+    rays.0[d][from.trailing_zeros() as usize & 63]
+}
+
+/// The square of `set` (not empty, all on one ray in direction `d`) nearest the ray's start:
+/// directions 0 and 1 go towards bit 0, 2 and 3 towards bit 63.
+#[inline(always)]
+fn nearest(set: u64, d: usize) -> u64 {
+    if d < 2 {
+        1u64 << (63 - set.leading_zeros())
+    } else {
+        set & set.wrapping_neg()
+    }
+}
+
+/// The squares of `line` (a ray in direction `d`) before the square `stop` on it.
+#[inline(always)]
+fn before(line: u64, stop: u64, d: usize) -> u64 {
+    if d < 2 {
+        line & !(stop | stop.wrapping_sub(1))
+    } else {
+        line & stop.wrapping_sub(1)
+    }
+}
+
+/// A flying king's line from the square `from` in direction `d` over `empty` squares: the
+/// empty squares it passes and the first square that is not empty (if any), and that square.
+#[inline(always)]
+fn flying_line<R: Rules>(from: u64, d: usize, empty: u64) -> (u64, u64) {
+    let line = ray_beyond::<R>(from, d);
+    let blockers = line & !empty;
+    if blockers == 0 {
+        return (line, 0);
+    }
+    let first = nearest(blockers, d);
+    (before(line, first, d) | first, first)
 }
 
 const ALL_DIRS: u8 = 0b1111;
@@ -245,50 +328,70 @@ impl<R: Rules> CaptureGen<'_, R> {
         if dirs & (1 << D) == 0 {
             return false;
         }
-        let mut victim = step::<R>(cur, D);
         if R::SHEET.flying_kings {
-            while victim & self.empty != 0 {
-                victim = step::<R>(victim, D);
-            }
+            return self.flying_king_jumps_towards::<D>(cur, s);
         }
+        let victim = step::<R>(cur, D);
         if victim & self.king_targets & !s.captured == 0 {
             return false;
         }
-        let first_landing = step::<R>(victim, D) & self.empty;
-        if first_landing == 0 {
+        let landing = step::<R>(victim, D) & self.empty;
+        if landing == 0 {
             return false;
         }
         let next = s.take(victim, victim & self.enemy_kings != 0);
-        if !R::SHEET.flying_kings {
-            if !self.king_jumps(first_landing, next, ALL_DIRS & !(1 << (3 - D))) {
-                self.emit(first_landing, &next, next.crowned);
-            }
-            return true;
+        if !self.king_jumps(landing, next, ALL_DIRS & !(1 << (3 - D))) {
+            self.emit(landing, &next, next.crowned);
         }
+        true
+    }
+
+    /// [`Self::king_jumps_towards`] for a flying king: the line and the squares beyond the
+    /// victim come from the ray tables.
+    #[inline(always)]
+    fn flying_king_jumps_towards<const D: usize>(&mut self, cur: u64, s: Sequence) -> bool {
+        let line = ray_beyond::<R>(cur, D);
+        let blockers = line & !self.empty;
+        if blockers == 0 {
+            return false;
+        }
+        let victim = nearest(blockers, D);
+        if victim & self.king_targets & !s.captured == 0 {
+            return false;
+        }
+        let beyond = ray_beyond::<R>(victim, D);
+        let beyond_blockers = beyond & !self.empty;
+        let landings = if beyond_blockers == 0 {
+            beyond
+        } else {
+            before(beyond, nearest(beyond_blockers, D), D)
+        };
+        if landings == 0 {
+            return false;
+        }
+        let next = s.take(victim, victim & self.enemy_kings != 0);
         // A flying king may land on any empty square beyond the victim. Turning is tried
-        // from each of them; going straight on is the same line from all of them, so it is
-        // tried once, from the last, to avoid counting one path several times.
+        // from each of them, nearest first; going straight on is the same line from all of
+        // them, so it is tried once, from the last, to avoid counting one path several times.
         let mut continued = false;
-        let mut landing = first_landing;
-        loop {
-            let further = step::<R>(landing, D) & self.empty;
-            let turn = perpendicular(D) | if further == 0 { 1 << D } else { 0 };
+        let mut left = landings;
+        while left != 0 {
+            let landing = nearest(left, D);
+            left &= !landing;
+            let turn = perpendicular(D) | if left == 0 { 1 << D } else { 0 };
             continued |= self.king_jumps(landing, next, turn);
-            if further == 0 {
-                break;
-            }
-            landing = further;
         }
         // Continuing is compulsory: the sequence may end here only if no landing square
         // lets it go on.
         if !continued {
             if Self::halts(&next) {
-                self.emit(first_landing, &next, next.crowned);
+                self.emit(nearest(landings, D), &next, next.crowned);
             } else {
-                let mut l = first_landing;
-                while l != 0 {
-                    self.emit(l, &next, next.crowned);
-                    l = step::<R>(l, D) & self.empty;
+                let mut left = landings;
+                while left != 0 {
+                    let landing = nearest(left, D);
+                    left &= !landing;
+                    self.emit(landing, &next, next.crowned);
                 }
             }
         }
@@ -296,28 +399,53 @@ impl<R: Rules> CaptureGen<'_, R> {
     }
 }
 
-/// Squares reached by sliding from the squares of `from` in direction `d` over `empty` squares:
-/// the empty squares passed and the first non-empty square of each line (one step only for
-/// short kings).
+/// Squares reached by a king on the square `from` (one bit) in direction `d` over `empty`
+/// squares: the empty squares passed and the first non-empty square (one step only for short
+/// kings).
 #[inline(always)]
 pub(crate) fn ray<R: Rules>(from: u64, d: usize, empty: u64) -> u64 {
-    let mut reach = step::<R>(from, d);
     if R::SHEET.flying_kings {
-        let mut front = reach & empty;
-        while front != 0 {
-            front = step::<R>(front, d);
-            reach |= front;
-            front &= empty;
-        }
+        flying_line::<R>(from, d, empty).0
+    } else {
+        step::<R>(from, d) & board_mask::<R>()
     }
-    reach & board_mask::<R>()
 }
 
-/// Whether any of `kings` can make a first jump over one of `enemy` (all kings at once: each
-/// slide stops at the first piece, which must be an enemy with an empty square behind it).
+/// Whether any of `kings` can make a first jump over one of `enemy`: the first piece on one of
+/// its lines must be an enemy with an empty square behind it.
 #[inline(always)]
 pub(crate) fn kings_can_capture<R: Rules>(kings: u64, enemy: u64, empty: u64) -> bool {
-    (0..4).any(|d| step::<R>(ray::<R>(kings, d, empty) & enemy, d) & empty != 0)
+    if !R::SHEET.flying_kings {
+        return (0..4).any(|d| step::<R>(step::<R>(kings, d) & enemy, d) & empty != 0);
+    }
+    let mut ks = kings;
+    while ks != 0 {
+        let k = ks & ks.wrapping_neg();
+        ks &= ks - 1;
+        for d in 0..4 {
+            let (_, first) = flying_line::<R>(k, d, empty);
+            if first & enemy != 0 && step::<R>(first, d) & empty != 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The men of `side` among `men` that can make a first jump over one of `targets` onto an
+/// `empty` square: all men at once, for the generator and the evaluation's capture tests.
+#[inline(always)]
+pub(crate) fn men_with_first_jump<R: Rules>(side: Side, men: u64, targets: u64, empty: u64) -> u64 {
+    let mut jumpers = 0u64;
+    for d in 0..4 {
+        if is_forward(side, d)
+            || (R::SHEET.men_capture_backward && R::SHEET.man_first_jump_backward)
+        {
+            let back = 3 - d;
+            jumpers |= step::<R>(step::<R>(empty, back) & targets, back);
+        }
+    }
+    jumpers & men
 }
 
 /// Fills `out` with the legal captures (after the precedence rule); leaves it empty if there
@@ -335,6 +463,17 @@ pub(crate) fn generate_captures<R: Rules>(pos: &Position, dups: Duplicates, out:
     } else {
         enemy & !pos.kings
     };
+    let mut jumpers = men_with_first_jump::<R>(pos.side, men, man_targets, empty);
+    // Most positions with kings have no king capture: test all kings at once first.
+    let mut ks = if kings != 0 && kings_can_capture::<R>(kings, enemy, empty) {
+        kings
+    } else {
+        0
+    };
+    // Most positions have no capture at all: nothing more to set up then.
+    if jumpers == 0 && ks == 0 {
+        return;
+    }
     let mut gen = CaptureGen::<R> {
         side: pos.side,
         empty,
@@ -350,15 +489,6 @@ pub(crate) fn generate_captures<R: Rules>(pos: &Position, dups: Duplicates, out:
         _rules: std::marker::PhantomData,
     };
 
-    // Men that have a first jump, found for all men at once.
-    let mut jumpers = 0u64;
-    for d in 0..4 {
-        if gen.man_may_jump(d, true) {
-            let back = 3 - d;
-            jumpers |= step::<R>(step::<R>(empty, back) & man_targets, back);
-        }
-    }
-    jumpers &= men;
     while jumpers != 0 {
         let m = jumpers & jumpers.wrapping_neg();
         jumpers &= jumpers - 1;
@@ -368,12 +498,6 @@ pub(crate) fn generate_captures<R: Rules>(pos: &Position, dups: Duplicates, out:
         gen.man_jumps(m, Sequence::default(), true);
     }
 
-    // Most positions with kings have no king capture: test all kings at once first.
-    let mut ks = if kings != 0 && kings_can_capture::<R>(kings, enemy, empty) {
-        kings
-    } else {
-        0
-    };
     while ks != 0 {
         let k = ks & ks.wrapping_neg();
         ks &= ks - 1;

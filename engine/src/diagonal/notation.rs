@@ -247,7 +247,7 @@ impl Setup {
         if R::SHEET.goal == Goal::FirstKingWins && pos.pieces[side.index()] & pos.kings != 0 {
             return Err(SetupError::BreakthroughKingToMove);
         }
-        pos.hash = pos.compute_hash();
+        pos.refresh::<R>();
         Ok(pos)
     }
 }

@@ -2,6 +2,7 @@
 
 use polydam_tables::zobrist::{DIAGONAL_PIECES, SIDE_TO_MOVE};
 
+use super::eval;
 use super::rules::Rules;
 use crate::game::Side;
 
@@ -16,6 +17,10 @@ pub struct Position {
     pub side: Side,
     /// Zobrist key, kept up to date by [`play`].
     pub hash: u64,
+    /// Each side's men summed through the variant's per-square evaluation table (packed
+    /// terms, see `eval::Tables`), kept up to date by [`play`] so that an evaluation need not
+    /// visit the men. Variant-specific: set by [`Position::refresh`] after editing the pieces.
+    pub men_terms: [i64; 2],
 }
 
 /// A move: from, to (bit indices), whether the piece is crowned, and the captured pieces.
@@ -56,9 +61,17 @@ impl Position {
             kings: 0,
             side,
             hash: 0,
+            men_terms: [0, 0],
         };
         p.hash = p.compute_hash();
         p
+    }
+
+    /// Recomputes the fields kept up to date by [`play`] (the key and the men's evaluation
+    /// terms for variant `R`), after the pieces or the side were set directly.
+    pub fn refresh<R: Rules>(&mut self) {
+        self.hash = self.compute_hash();
+        self.men_terms = eval::men_terms_from_scratch::<R>(self);
     }
 
     /// The Zobrist key computed from scratch.
@@ -97,6 +110,13 @@ pub fn play<R: Rules>(pos: &Position, mv: &Move) -> Position {
     let was_king = pos.kings & from != 0;
     let is_king = was_king || mv.crowns;
     let mut p = *pos;
+    let terms = eval::tables::<R>();
+    if !was_king {
+        p.men_terms[us] -= eval::man_square_terms(terms, us, mv.from as u32);
+        if !is_king {
+            p.men_terms[us] += eval::man_square_terms(terms, us, mv.to as u32);
+        }
+    }
     let mut h = pos.hash
         ^ DIAGONAL_PIECES[kind(us, was_king)][mv.from as usize]
         ^ DIAGONAL_PIECES[kind(us, is_king)][mv.to as usize]
@@ -109,7 +129,9 @@ pub fn play<R: Rules>(pos: &Position, mv: &Move) -> Position {
     if mv.captured != 0 {
         let mut men = mv.captured & !pos.kings;
         while men != 0 {
-            h ^= DIAGONAL_PIECES[kind(them, false)][men.trailing_zeros() as usize];
+            let b = men.trailing_zeros();
+            h ^= DIAGONAL_PIECES[kind(them, false)][b as usize];
+            p.men_terms[them] -= eval::man_square_terms(terms, them, b);
             men &= men - 1;
         }
         let mut kings = mv.captured & pos.kings;
