@@ -9,7 +9,12 @@
 use std::fmt;
 
 /// A side. White is the side that starts at the bottom of the internal board.
+///
+/// Stored as a full word: positions are copied whole (copy-make), and a one-byte side written
+/// just before such a copy was read back as part of an eight-byte load, which the processor
+/// cannot forward from the smaller store (a stall measured in the search's move loop).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u64)]
 pub enum Side {
     /// The side on the high-numbered squares in International draughts.
     White,

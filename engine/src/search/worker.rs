@@ -578,17 +578,18 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if order.is_empty() {
             let killers = self.heur.killers[p];
-            for (j, mv) in moves.iter().enumerate() {
-                let s = if Some(j) == tt_move {
-                    i32::MIN
-                } else if killers[0] == Some(*mv) {
+            // One pass that the compiler can size up front (no capacity test per move).
+            order.extend(moves.iter().map(|mv| {
+                if killers[0] == Some(*mv) {
                     1 << 29
                 } else if killers[1] == Some(*mv) {
                     (1 << 29) - 1
                 } else {
                     self.heur.history(pos, mv)
-                };
-                order.push(s);
+                }
+            }));
+            if let Some(t) = tt_move {
+                order[t] = i32::MIN;
             }
         }
         if k < SELECTION_PICKS {
