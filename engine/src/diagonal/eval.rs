@@ -198,8 +198,6 @@ struct Masks {
     advance_row: [[u64; 10]; 2],
     /// The central squares (the same for both sides).
     centre: u64,
-    /// `[side][bit]`: the forward triangle of a man of `side` on `bit`, up to the far row.
-    cone: [[u64; 64]; 2],
     /// `[side]`: the rows of the opponent's half, where a man may be a runaway.
     advanced: [u64; 2],
     /// `[side][bit]`: the rows a man of `side` on `bit` still has to go.
@@ -227,7 +225,6 @@ const fn build_masks(g: Geometry) -> Masks {
     }
     let width = 2 * g.half;
     let mut centre = 0u64;
-    let mut cone = [[0u64; 64]; 2];
     let mut s = 0;
     while s < g.squares() {
         let (r, f) = g.row_file(s);
@@ -235,19 +232,6 @@ const fn build_masks(g: Geometry) -> Masks {
         let b = 1u64 << bit;
         if (r == g.rows / 2 - 1 || r == g.rows / 2) && f >= 2 && f + 3 <= width {
             centre |= b;
-        }
-        // Cones: every square ahead within the widening triangle.
-        let mut t = 0;
-        while t < g.squares() {
-            let (r2, f2) = g.row_file(t);
-            let df = f2.abs_diff(f);
-            if r2 < r && df <= r - r2 {
-                cone[0][bit] |= g.bit_of_square(t);
-            }
-            if r2 > r && df <= r2 - r {
-                cone[1][bit] |= g.bit_of_square(t);
-            }
-            t += 1;
         }
         s += 1;
     }
@@ -272,7 +256,6 @@ const fn build_masks(g: Geometry) -> Masks {
         centre,
         advanced,
         to_go,
-        cone,
     }
 }
 
@@ -525,15 +508,12 @@ fn side_terms<R: Rules>(
     // Runaways: a man whose forward triangle is empty reaches the far row unless an enemy
     // king can catch it.
     if enemy_kings == 0 {
-        let occupied = pos.occupied();
-        let mut c = men & m.advanced[s];
+        let mut c = runaways::<R>(side, men & m.advanced[s], pos.occupied());
         while c != 0 {
             let i = c.trailing_zeros() as usize;
             c &= c - 1;
-            if m.cone[s][i] & occupied == 0 {
-                let v = w.runaway[m.to_go[s][i] as usize];
-                packed += pack(v, v);
-            }
+            let v = w.runaway[m.to_go[s][i] as usize];
+            packed += pack(v, v);
         }
     }
     SideTerms {
@@ -542,6 +522,35 @@ fn side_terms<R: Rules>(
         kings: n_kings,
         king_room,
     }
+}
+
+/// The men of `candidates` (men of `side` in the opponent's half) whose forward triangle, up to
+/// the far row, holds none of `occupied`.
+///
+/// Computed for all of them at once: the squares behind each piece, within its backward
+/// triangle, are filled row by row (as far back as a triangle from the opponent's half can
+/// reach), and a man on one of them has that piece in its forward triangle. Every square of a
+/// triangle is reached by diagonal steps that stay inside it, so the fill is exact.
+#[inline(always)]
+fn runaways<R: Rules>(side: Side, candidates: u64, occupied: u64) -> u64 {
+    if candidates == 0 {
+        return 0;
+    }
+    let mut wave = occupied;
+    let mut shadow = 0u64;
+    for _ in 0..R::SHEET.board.rows / 2 - 1 {
+        let mut behind = 0u64;
+        for d in 0..4 {
+            if !is_forward(side, d) {
+                behind |= step::<R>(wave, d);
+            }
+        }
+        // Masked at every row: a step off the edge lands on a ghost bit, which must not step
+        // on to a real square.
+        wave = behind & board_mask::<R>();
+        shadow |= wave;
+    }
+    candidates & !shadow
 }
 
 /// Bonus for a won kings-only ending against a lone king: a clear advantage, so that trading
@@ -712,6 +721,57 @@ mod tests {
         check_incremental_terms::<English>();
         check_incremental_terms::<Antidraughts>();
         check_incremental_terms::<Breakthrough>();
+    }
+
+    /// The forward triangle of a man of `side` on square `s`, by coordinates.
+    fn cone(g: Geometry, side: usize, s: usize) -> u64 {
+        let (r, f) = g.row_file(s);
+        let mut cone = 0;
+        for t in 0..g.squares() {
+            let (r2, f2) = g.row_file(t);
+            let ahead = if side == 0 { r2 < r } else { r2 > r };
+            if ahead && f2.abs_diff(f) <= r.abs_diff(r2) {
+                cone |= g.bit_of_square(t);
+            }
+        }
+        cone
+    }
+
+    fn check_runaways<R: Rules>() {
+        let g = R::SHEET.board;
+        let m = masks::<R>();
+        let mut seed = 99u64;
+        for _ in 0..2000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // About a third of the squares occupied.
+            let mut occupied = 0u64;
+            let mut x = seed;
+            for s in 0..g.squares() {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                if (x >> 60) < 5 {
+                    occupied |= g.bit_of_square(s);
+                }
+            }
+            for (side, colour) in [Side::White, Side::Black].into_iter().enumerate() {
+                let candidates = occupied & m.advanced[side];
+                let mut expected = 0u64;
+                for s in 0..g.squares() {
+                    let b = g.bit_of_square(s);
+                    if candidates & b != 0 && cone(g, side, s) & occupied == 0 {
+                        expected |= b;
+                    }
+                }
+                assert_eq!(runaways::<R>(colour, candidates, occupied), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn runaways_match_the_triangle_definition() {
+        check_runaways::<International>();
+        check_runaways::<Russian>();
     }
 
     #[test]

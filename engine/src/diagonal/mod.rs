@@ -92,9 +92,9 @@ impl<R: Rules> Game for Diagonal<R> {
     }
 
     fn endgame_ply_limit(pos: &Position) -> Option<u16> {
-        // Every covered endgame has kings on both sides; the search asks at every node, and
-        // most have no king at all.
-        if !R::INFO.draws.endgame_counters || pos.kings == 0 {
+        // Every covered endgame has kings on both sides and at most four pieces in all; the
+        // search asks at every node, and most have no king at all.
+        if !R::INFO.draws.endgame_counters || pos.kings == 0 || pos.occupied().count_ones() > 4 {
             return None;
         }
         // FMJD: against a lone king, 3 kings / 2 kings + 1 man / 1 king + 2 men get 16 moves

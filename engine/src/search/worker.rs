@@ -865,7 +865,7 @@ impl<'a, G: Game> Worker<'a, G> {
             // time to arrive. (The table move is searched before anything is scored, since
             // it often cuts off alone.) The order is fixed when the moves are scored, so
             // picking ahead picks the same moves.
-            if depth.plies() > 1 && k + 1 < n && (k > 0 || tt_move.is_none()) {
+            if depth.plies() > 1 && k + 1 < n && k > 0 {
                 ahead = self.pick_move(pos, p, k + 1, tt_move, &moves, &mut order, &mut rest);
                 ahead_child = self.play_prefetching(pos, &moves[ahead]);
             }
