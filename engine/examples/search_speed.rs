@@ -10,7 +10,13 @@
 //! ```
 //!
 //! It prints `nodes N time T nps X`. The node count changes only when the search's behaviour
-//! changes; the speed drifts with the machine's load, so compare builds by alternating them.
+//! changes; the speed drifts with the machine's load, so compare two builds by running them at
+//! the same time, one per core, swapping the cores every round, and take the median of the
+//! per-round ratios (both runs then see the same load):
+//!
+//! ```text
+//! taskset -c 0 ./old 13 & taskset -c 1 ./new 13; wait     # then the other way round
+//! ```
 
 use std::time::{Duration, Instant};
 
