@@ -561,8 +561,11 @@ impl<'a, G: Game> Worker<'a, G> {
     /// first, alone (it often cuts off, and then nothing else needs scoring); then killers,
     /// then history. Moves are scored when the first move after the table move is picked
     /// (`order` is empty until then), and picked in sequence: `k` = 0, 1, 2...
+    ///
+    /// Inlined into the move loop: as a call it saved and restored six registers twice per
+    /// move (1% of all instructions, counted with callgrind).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn pick_move(
         &self,
         pos: &G::Position,
