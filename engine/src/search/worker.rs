@@ -233,7 +233,7 @@ impl<'a, G: Game> Worker<'a, G> {
             keys,
             base,
             nodes: 0,
-            next_poll: POLL_INTERVAL,
+            next_poll: POLL_INTERVAL.min(node_limit),
             node_limit,
             stopped: false,
             seldepth: 0,
@@ -250,7 +250,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Publishes the node count and checks every reason to stop.
     #[cold]
     fn poll(&mut self) {
-        self.next_poll = self.nodes + POLL_INTERVAL;
+        // The exact node limit (one thread) is checked here too, so that counting a node
+        // costs one comparison.
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
         self.shared.nodes[self.id]
             .0
             .store(self.nodes, Ordering::Relaxed);
@@ -275,9 +280,6 @@ impl<'a, G: Game> Worker<'a, G> {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
-        }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
         }
     }
 
