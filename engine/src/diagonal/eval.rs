@@ -615,7 +615,7 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
 mod tests {
     use super::*;
     use crate::diagonal::rules::{Antidraughts, Breakthrough, English, International, Russian};
-    use crate::diagonal::Diagonal;
+    use crate::diagonal::{Diagonal, Move};
     use crate::game::{Duplicates, Game};
 
     fn mirrored<R: Rules>(p: &Position, squares: usize, g: Geometry) -> Position {
@@ -664,44 +664,18 @@ mod tests {
         check_symmetry::<English>(&["B:W21-32:B1-12", "W:WK5,22:B10,K27,26"]);
     }
 
-    #[test]
-    fn bitboard_tests_agree_with_the_generator() {
-        type I = Diagonal<International>;
-        let mut pos = I::start();
-        let mut moves = Vec::new();
-        // A fixed pseudo-random game.
-        let mut seed = 12345u64;
-        for _ in 0..200 {
-            I::generate(&pos, Duplicates::Drop, &mut moves);
-            assert_eq!(can_move::<International>(&pos), !moves.is_empty());
-            let caps = moves.first().is_some_and(|m| m.captured != 0);
-            assert_eq!(can_capture::<International>(&pos, pos.side), caps);
-            if moves.is_empty() {
-                break;
-            }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mv = moves[(seed >> 33) as usize % moves.len()];
-            pos = I::play(&pos, &mv);
-        }
-    }
-
-    /// Plays a fixed pseudo-random game of `R` and checks the men's terms kept by `play`
-    /// against a recount after every move (and the key against its own recount).
-    fn check_incremental_terms<R: Rules>() {
+    /// Plays a fixed pseudo-random game of `R` from the start for at most `plies` moves,
+    /// handing `check` every position reached with its legal moves.
+    fn random_game<R: Rules>(
+        mut seed: u64,
+        plies: usize,
+        mut check: impl FnMut(&Position, &[Move]),
+    ) {
         let mut pos = Diagonal::<R>::start();
         let mut moves = Vec::new();
-        let mut seed = 2024u64;
-        for _ in 0..300 {
-            assert_eq!(
-                pos.men_terms,
-                men_terms_from_scratch::<R>(&pos),
-                "{}",
-                R::NAME
-            );
-            assert_eq!(pos.hash, pos.compute_hash(), "{}", R::NAME);
+        for _ in 0..plies {
             Diagonal::<R>::generate(&pos, Duplicates::Drop, &mut moves);
+            check(&pos, &moves);
             if moves.is_empty() {
                 break;
             }
@@ -711,6 +685,29 @@ mod tests {
             let mv = moves[(seed >> 33) as usize % moves.len()];
             pos = Diagonal::<R>::play(&pos, &mv);
         }
+    }
+
+    #[test]
+    fn bitboard_tests_agree_with_the_generator() {
+        random_game::<International>(12345, 200, |pos, moves| {
+            assert_eq!(can_move::<International>(pos), !moves.is_empty());
+            let caps = moves.first().is_some_and(|m| m.captured != 0);
+            assert_eq!(can_capture::<International>(pos, pos.side), caps);
+        });
+    }
+
+    /// Checks the men's terms kept by `play` against a recount after every move of a
+    /// pseudo-random game of `R` (and the key against its own recount).
+    fn check_incremental_terms<R: Rules>() {
+        random_game::<R>(2024, 300, |pos, _| {
+            assert_eq!(
+                pos.men_terms,
+                men_terms_from_scratch::<R>(pos),
+                "{}",
+                R::NAME
+            );
+            assert_eq!(pos.hash, pos.compute_hash(), "{}", R::NAME);
+        });
     }
 
     #[test]

@@ -865,11 +865,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     G::play(pos, &moves[i])
                 };
             }
-            // Once the moves are scored, the next one is known before this one is searched:
-            // play it now and start loading its bucket, which then has this whole subtree's
-            // time to arrive. (The table move is searched before anything is scored, since
-            // it often cuts off alone.) The order is fixed when the moves are scored, so
-            // picking ahead picks the same moves.
+            // From the second move on (a node whose first move did not cut off usually
+            // searches several), the next one is known before this one is searched: play it
+            // now and start loading its bucket, which then has this whole subtree's time to
+            // arrive. The order is fixed when the moves are scored, so picking ahead picks
+            // the same moves.
             if depth.plies() > 1 && k + 1 < n && k > 0 {
                 ahead = self.pick_move(pos, p, k + 1, tt_move, &moves, &mut order, &mut rest);
                 ahead_child = self.play_prefetching(pos, &moves[ahead]);
