@@ -236,6 +236,16 @@ pub trait Game: Sized + Send + Sync + 'static {
         !moves.is_empty()
     }
 
+    /// The number of legal moves when the side to move has no capture and the family can
+    /// count them without listing them (bitboards); `None` when it has a capture, or when
+    /// counting would cost as much as generating. Where it answers, the number must equal
+    /// [`Game::generate`]'s list length, and none of those moves is a capture. The search
+    /// counts the moves of shallow nodes that it will most likely prune before moving, and
+    /// generates them only if it does search them. The default counts nothing.
+    fn quiet_move_count(_pos: &Self::Position) -> Option<usize> {
+        None
+    }
+
     /// Whether the side *not* to move could capture if it were its turn: a threat that a
     /// search should resolve before trusting a static evaluation. The default, `false`, only
     /// makes the search a little less sharp.

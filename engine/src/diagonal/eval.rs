@@ -614,7 +614,9 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagonal::rules::{Antidraughts, Breakthrough, English, International, Russian};
+    use crate::diagonal::rules::{
+        Antidraughts, Breakthrough, Constitutional, English, International, Russian,
+    };
     use crate::diagonal::{Diagonal, Move};
     use crate::game::{Duplicates, Game};
 
@@ -698,6 +700,40 @@ mod tests {
 
     /// Checks the men's terms kept by `play` against a recount after every move of a
     /// pseudo-random game of `R` (and the key against its own recount).
+    fn check_quiet_move_count<R: Rules>() {
+        let mut with_kings = 0;
+        for seed in 1..=40 {
+            random_game::<R>(seed, 300, |pos, moves| {
+                let counted = Diagonal::<R>::quiet_move_count(pos);
+                let captures = moves.first().is_some_and(|m| m.captured != 0);
+                let kings = pos.pieces[pos.side.index()] & pos.kings != 0;
+                with_kings += usize::from(kings && !captures);
+                if captures {
+                    assert_eq!(counted, None, "{}: a capture, yet counted", R::NAME);
+                } else if R::SHEET.constitutional && kings {
+                    assert_eq!(counted, None, "{}: a slide rule to apply", R::NAME);
+                } else {
+                    assert_eq!(counted, Some(moves.len()), "{}", R::NAME);
+                }
+            });
+        }
+        // The kings' slides were counted too, not only men's steps.
+        assert!(
+            with_kings > 100,
+            "{}: {with_kings} positions with kings",
+            R::NAME
+        );
+    }
+
+    #[test]
+    fn quiet_move_count_matches_the_generator() {
+        check_quiet_move_count::<International>();
+        check_quiet_move_count::<Russian>();
+        check_quiet_move_count::<English>();
+        check_quiet_move_count::<Constitutional>();
+        check_quiet_move_count::<Antidraughts>();
+    }
+
     fn check_incremental_terms<R: Rules>() {
         random_game::<R>(2024, 300, |pos, _| {
             assert_eq!(

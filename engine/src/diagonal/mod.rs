@@ -137,6 +137,13 @@ impl<R: Rules> Game for Diagonal<R> {
         eval::can_move::<R>(pos)
     }
 
+    fn quiet_move_count(pos: &Position) -> Option<usize> {
+        if eval::can_capture::<R>(pos, pos.side) {
+            return None;
+        }
+        movegen::bitboard_quiet_count::<R>(pos).map(|n| n as usize)
+    }
+
     fn capture_threat(pos: &Position) -> bool {
         eval::can_capture::<R>(pos, pos.side.opponent())
     }

@@ -598,6 +598,22 @@ pub(crate) fn generate_quiet<R: Rules>(pos: &Position, out: &mut Vec<Move>) {
 
 /// Number of quiet moves, without listing them (bulk counting at perft's last ply).
 fn count_quiet<R: Rules>(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
+    match bitboard_quiet_count::<R>(pos) {
+        Some(n) => n,
+        None => {
+            generate_quiet::<R>(pos, scratch);
+            scratch.len() as u64
+        }
+    }
+}
+
+/// The number of moves [`generate_quiet`] would list, from bitboards: one per free forward
+/// step of a man, one per free square a king can slide to (its lines over empty squares).
+/// `None` for Constitutional draughts with kings on the board, whose slide rule needs the
+/// threatened squares (the caller lists the moves instead). Call only when there is no
+/// capture.
+#[inline]
+pub(crate) fn bitboard_quiet_count<R: Rules>(pos: &Position) -> Option<u64> {
     let us = pos.side.index();
     let own = pos.pieces[us];
     let empty = !pos.occupied() & board_mask::<R>();
@@ -610,28 +626,26 @@ fn count_quiet<R: Rules>(pos: &Position, scratch: &mut Vec<Move>) -> u64 {
         }
     }
     if kings == 0 {
-        return n;
+        return Some(n);
     }
     if R::SHEET.constitutional {
-        generate_quiet::<R>(pos, scratch);
-        return scratch.len() as u64;
+        return None;
     }
-    let mut ks = kings;
-    while ks != 0 {
-        let k = ks & ks.wrapping_neg();
-        ks &= ks - 1;
-        for d in 0..4 {
-            let mut t = step::<R>(k, d) & empty;
-            while t != 0 {
-                n += 1;
-                if !R::SHEET.flying_kings {
-                    break;
-                }
-                t = step::<R>(t, d) & empty;
+    if R::SHEET.flying_kings {
+        let mut ks = kings;
+        while ks != 0 {
+            let k = ks & ks.wrapping_neg();
+            ks &= ks - 1;
+            for d in 0..4 {
+                n += (ray::<R>(k, d, empty) & empty).count_ones() as u64;
             }
         }
+    } else {
+        for d in 0..4 {
+            n += (step::<R>(kings, d) & empty).count_ones() as u64;
+        }
     }
-    n
+    Some(n)
 }
 
 /// Whether the game is already decided by the position (breakthrough: the opponent has

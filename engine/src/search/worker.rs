@@ -770,13 +770,29 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply.0 > self.seldepth {
             self.seldepth = ply.0;
         }
-        // Generate before probing the table: the bucket, prefetched by the parent, has time to
-        // arrive while the moves are generated.
         let mut moves = std::mem::take(&mut self.frames[p].moves);
         let mut order = std::mem::take(&mut self.frames[p].order);
         let mut rest = std::mem::take(&mut self.frames[p].rest);
-        G::generate(pos, Duplicates::Drop, &mut moves);
-        if moves.is_empty() {
+        // Most shallow nodes outside the principal variation are cut off (by the table or by
+        // reverse futility pruning) before they search a move, and all they need to know of
+        // their moves is how many there are and whether they capture: ask for that, which
+        // bitboards tell, and list the moves only once they are to be searched. The extended
+        // horizon nodes face a capture threat, which rules pruning out: they list at once.
+        let counted = if !pv_node && !horizon_extension && depth.plies() <= RFP_DEPTH {
+            G::quiet_move_count(pos)
+        } else {
+            None
+        };
+        // Otherwise generate before probing the table: the bucket, prefetched by the parent,
+        // has time to arrive while the moves are generated.
+        let move_count = match counted {
+            Some(n) => n,
+            None => {
+                G::generate(pos, Duplicates::Drop, &mut moves);
+                moves.len()
+            }
+        };
+        if move_count == 0 {
             self.frames[p].moves = moves;
             self.frames[p].order = order;
             self.frames[p].rest = rest;
@@ -804,22 +820,27 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         // A forced move costs the side nothing to think about: do not count it as a ply.
-        if moves.len() == 1 {
+        if move_count == 1 {
             depth += 1;
         }
-        let capture_node = G::is_capture(&moves[0]);
+        // A counted node has no capture (that is when the count answers).
+        let capture_node = counted.is_none() && G::is_capture(&moves[0]);
 
         // The next move's index and position, when played ahead of its turn so that its
         // table bucket (which it probes first thing, unless it is a quiescence node) has time
         // to arrive. Two plain variables rather than an `Option` of a pair: the copies in and
         // out of such an option compile to overlapping partial stores that stall the next
-        // load. The table move is known already: play it now, before the pruning tests.
+        // load. The table move is known already: play it now, before the pruning tests (once
+        // the moves are listed).
         let mut ahead = usize::MAX;
         let mut ahead_child = *pos;
-        let tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
-        if let (Some(t), true) = (tt_move, depth.plies() > 1) {
-            ahead = t;
-            ahead_child = self.play_prefetching(pos, &moves[t]);
+        let mut tt_move = None;
+        if counted.is_none() {
+            tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
+            if let (Some(t), true) = (tt_move, depth.plies() > 1) {
+                ahead = t;
+                ahead_child = self.play_prefetching(pos, &moves[t]);
+            }
         }
 
         // Static evaluation, for pruning: only meaningful in a quiet position that nothing
@@ -839,6 +860,17 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.frames[p].order = order;
                 self.frames[p].rest = rest;
                 return e;
+            }
+        }
+
+        if counted.is_some() {
+            // Not pruned after all: list the moves (as many as counted).
+            G::generate(pos, Duplicates::Drop, &mut moves);
+            debug_assert_eq!(moves.len(), move_count, "quiet_move_count disagrees");
+            tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
+            if let (Some(t), true) = (tt_move, depth.plies() > 1) {
+                ahead = t;
+                ahead_child = self.play_prefetching(pos, &moves[t]);
             }
         }
 
