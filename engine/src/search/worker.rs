@@ -67,11 +67,6 @@ impl<G: Game> Heuristics<G> {
     }
 
     #[inline]
-    fn history(&self, pos: &G::Position, mv: &G::Move) -> i32 {
-        self.history[Self::history_slot(pos, mv)] as i32
-    }
-
-    #[inline]
     fn update_history(&mut self, pos: &G::Position, mv: &G::Move, bonus: i32) {
         let h = &mut self.history[Self::history_slot(pos, mv)];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
@@ -583,14 +578,21 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if order.is_empty() {
             let killers = self.heur.killers[p];
+            // Moves are told apart by their history slot first: a killer is compared whole
+            // only with the move of its slot (equal moves share a slot), which spares most
+            // moves two full comparisons.
+            let [slot0, slot1] =
+                killers.map(|k| k.map_or(usize::MAX, |k| Heuristics::<G>::history_slot(pos, &k)));
+            let history = &self.heur.history;
             // One pass that the compiler can size up front (no capacity test per move).
             order.extend(moves.iter().map(|mv| {
-                if killers[0] == Some(*mv) {
+                let slot = Heuristics::<G>::history_slot(pos, mv);
+                if slot == slot0 && killers[0] == Some(*mv) {
                     1 << 29
-                } else if killers[1] == Some(*mv) {
+                } else if slot == slot1 && killers[1] == Some(*mv) {
                     (1 << 29) - 1
                 } else {
-                    self.heur.history(pos, mv)
+                    history[slot] as i32
                 }
             }));
             if let Some(t) = tt_move {
