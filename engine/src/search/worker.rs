@@ -845,17 +845,6 @@ impl<'a, G: Game> Worker<'a, G> {
         // A counted node has no capture (that is when the count answers).
         let capture_node = counted.is_none() && G::is_capture(&moves[0]);
 
-        // The table move is known now: play it ahead, before the pruning tests (once the
-        // moves are listed).
-        let mut tt_move = None;
-        if counted.is_none() {
-            tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
-            if let (Some(t), true) = (tt_move.filter(|&t| t != ahead), depth.plies() > 1) {
-                ahead = t;
-                ahead_child = self.play_prefetching(pos, &moves[t]);
-            }
-        }
-
         // Static evaluation, for pruning: only meaningful in a quiet position that nothing
         // threatens (a capture for either side would change the material at once).
         let mut static_eval = hit.and_then(|h| h.eval);
@@ -880,11 +869,16 @@ impl<'a, G: Game> Worker<'a, G> {
             // Not pruned after all: list the moves (as many as counted).
             G::generate(pos, Duplicates::Drop, &mut moves);
             debug_assert_eq!(moves.len(), move_count, "quiet_move_count disagrees");
-            tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
-            if let (Some(t), true) = (tt_move, depth.plies() > 1) {
-                ahead = t;
-                ahead_child = self.play_prefetching(pos, &moves[t]);
-            }
+        }
+        // The table move is known: play it ahead, unless it is the forced move already played.
+        // One place for counted and listed nodes alike: in a family that counts moves, a node
+        // whose moves were listed before the pruning tests skips them (a capture, the
+        // principal variation, more than the pruning depth, a threat), so playing it earlier
+        // would gain nothing (measured: the same speed, 1.007x).
+        let tt_move = tt_index.map(usize::from).filter(|&i| i < moves.len());
+        if let (Some(t), true) = (tt_move.filter(|&t| t != ahead), depth.plies() > 1) {
+            ahead = t;
+            ahead_child = self.play_prefetching(pos, &moves[t]);
         }
 
         // Moves in the order of `pick_move`.
