@@ -4,7 +4,7 @@
 //! (a mailbox board, every direction tried from every landing square, pieces lifted and put
 //! back), on random games and on random sparse positions full of kings.
 
-use polydam::perft_rows;
+use crate::support::perft_rows;
 use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::orthogonal::rules::*;
 use polydam_engine::orthogonal::{movegen, Orthogonal, Position};

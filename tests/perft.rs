@@ -3,7 +3,7 @@
 //! are listed on stderr and left to `polydam perft` and the benchmarks; the test fails if a
 //! variant present in the file has no row checked at all.
 
-use polydam::{perft_rows, PerftRow};
+use crate::support::{perft_rows, PerftRow};
 use polydam_engine::game::{Duplicates, Game};
 use polydam_engine::variants::{dispatch, lookup, GameVisitor};
 

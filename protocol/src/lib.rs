@@ -1,7 +1,7 @@
-//! Polydam's front ends: the Hub protocol (lexer, typed commands, replies, session) and the
-//! command-line subcommands of the `polydam` binary.
+//! Polydam's wire protocols as a library: the Hub protocol (lexer, typed commands, replies,
+//! session state machine, the driver that runs a session over stdin/stdout). No command-line
+//! parsing here: the `polydam` program at the workspace root drives it.
 
-pub mod cli;
 pub mod command;
 pub mod driver;
 pub mod io;

@@ -1,11 +1,12 @@
 //! Golden transcripts: whole Hub sessions against the real `polydam hub` binary, one test per
-//! file in `tests/transcripts/` (the format is described in `common/mod.rs`).
+//! file in `tests/cli/transcripts/` (the format is described in `common/mod.rs`).
 
-mod common;
+use crate::common;
 
 fn transcript(name: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
+        .join("cli")
         .join("transcripts")
         .join(name);
     let script = std::fs::read_to_string(&path)
@@ -24,7 +25,7 @@ macro_rules! transcripts {
 
         #[test]
         fn every_transcript_file_has_a_test() {
-            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/transcripts");
             let known = [$($file),*];
             for entry in std::fs::read_dir(dir).expect("transcripts dir") {
                 let name = entry.expect("entry").file_name().to_string_lossy().into_owned();

@@ -4,7 +4,7 @@
 //! Each test sets up a position with a single legal move (`W:W28:B23`: 28x19x23), sends the
 //! bad input, then asks for a move: getting 28x19x23 back shows the position survived.
 
-mod common;
+use crate::common;
 
 const SETUP: &str = "> hub\n<~ wait\n> init\n< ready\n> pos fen=W:W28:B23\n";
 const STILL_WORKS: &str =

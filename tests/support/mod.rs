@@ -1,4 +1,4 @@
-//! Shared helpers for Polydam's integration tests and benchmarks (the root package's library).
+//! Shared helpers for Polydam's integration tests.
 
 use std::path::PathBuf;
 

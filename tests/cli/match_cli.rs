@@ -11,7 +11,8 @@ fn polydam_engine() -> String {
 }
 
 fn fake(mode: &str) -> String {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake_engines/fake_hub.py");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cli/fake_engines/fake_hub.py");
     format!("python3 \"{}\" {mode}", script.display())
 }
 

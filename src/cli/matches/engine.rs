@@ -8,7 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::lexer::{excerpt, lex};
+use polydam_protocol::lexer::{excerpt, lex};
 
 /// How an engine is started and set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct EngineSpec {
 /// Splits an engine command on whitespace; a double-quoted part may hold spaces.
 ///
 /// ```
-/// use polydam_protocol::cli::matches::engine::split_command;
+/// use polydam::cli::matches::engine::split_command;
 /// assert_eq!(split_command("polydam hub").unwrap(), ["polydam", "hub"]);
 /// assert_eq!(split_command("\"my engine\" --x").unwrap(), ["my engine", "--x"]);
 /// ```

@@ -30,7 +30,7 @@ use self::pdn::{PdnGame, PdnResult};
 use self::referee::{Adjudication, Opening, RefereeConfig, TimeControl};
 use self::stats::{Sample, Verdict};
 use super::CliError;
-use crate::lexer::excerpt;
+use polydam_protocol::lexer::excerpt;
 
 /// Options of `polydam match`.
 #[derive(Clone, Debug)]

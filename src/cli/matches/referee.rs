@@ -12,7 +12,7 @@ use polydam_engine::history::{EndReason, GameRecord};
 
 use super::engine::{quote, EngineFailure, HubEngine};
 use super::pdn::PdnResult;
-use crate::lexer::excerpt;
+use polydam_protocol::lexer::excerpt;
 
 /// How much time an engine gets.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,11 +4,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use polydam_engine::game::Duplicates;
-use polydam_protocol::cli::play::{EngineSide, PlayOptions};
-use polydam_protocol::cli::{
+use polydam::cli::play::{EngineSide, PlayOptions};
+use polydam::cli::{
     self, analyse::AnalyseOptions, matches::MatchOptions, perft::PerftOptions, CliError,
 };
+use polydam_engine::game::Duplicates;
 
 /// Polydam, a draughts engine for the whole draughts family.
 #[derive(Parser, Debug)]

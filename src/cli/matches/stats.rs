@@ -65,7 +65,7 @@ impl Sample {
 /// `-400 log10(1/score - 1)`; infinite at 0 and 1.
 ///
 /// ```
-/// use polydam_protocol::cli::matches::stats::elo;
+/// use polydam::cli::matches::stats::elo;
 /// assert!((elo(0.6) - 70.44).abs() < 0.01);
 /// ```
 pub fn elo(score: f64) -> f64 {

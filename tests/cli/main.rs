@@ -1,0 +1,9 @@
+//! The `polydam` program's tests: the real binary driven through its command line and the Hub
+//! protocol on stdin/stdout, in one test binary.
+
+mod cli_tools;
+mod common;
+mod hub_bad_input;
+mod match_cli;
+mod play_cli;
+mod transcripts;
