@@ -8,7 +8,7 @@ use crate::support::perft_rows;
 use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::orthogonal::rules::*;
 use polydam_engine::orthogonal::{movegen, Orthogonal, Position};
-use polydam_engine::variants::{dispatch, lookup, Family, GameVisitor, VARIANTS};
+use polydam_engine::variants::{dispatch, lookup, Family, GameVisitor};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -69,68 +69,6 @@ fn published_orthogonal_perft() {
 fn turkish_perft_7() {
     assert_eq!(perft_of("turkish", 7, Duplicates::Keep), 10_782_308);
     assert_eq!(perft_of("turkish", 7, Duplicates::Drop), 10_782_308);
-}
-
-/// perft 1-4 from the start of all thirty variants, as the engine plays (duplicate capture
-/// paths dropped), with the kept-paths depth-4 count where it differs. These are our own
-/// numbers, cross-checked by the naive generator below, not published ones.
-const DEPTH_4: &[(&str, [u64; 4], u64)] = &[
-    ("turkish", [8, 64, 708, 7538], 7538),
-    ("turkish-modified", [28, 784, 22848, 665856], 665856),
-    ("armenian", [22, 484, 12174, 268670], 268670),
-    ("armenian-2", [8, 64, 708, 7550], 7550),
-    ("armenian-3", [22, 484, 12174, 268670], 268670),
-    ("gothic", [14, 196, 2940, 44100], 44100),
-    ("gothic-modified", [34, 1156, 36652, 1162084], 1162084),
-    ("gothic-modified-2", [34, 1156, 36652, 1162084], 1162084),
-    ("adigha", [8, 64, 708, 7538], 7538),
-    ("croda", [22, 484, 10494, 194440], 194440),
-    ("modern-gothic", [32, 1024, 31448, 872156], 872156),
-    ("modern-gothic-2", [34, 1156, 36652, 1162084], 1162084),
-    ("teutonic", [32, 1024, 30006, 751682], 751682),
-    ("teutonic-2", [34, 1156, 36652, 1162084], 1162084),
-    ("greek", [8, 64, 708, 7538], 7538),
-    ("greek-2", [8, 64, 708, 7550], 7550),
-    ("greek-3", [8, 64, 708, 7550], 7550),
-    ("greek-4", [8, 64, 708, 7538], 7538),
-    ("greek-5", [8, 64, 708, 7550], 7550),
-    ("greek-6", [8, 64, 708, 7538], 7538),
-    ("greek-7", [8, 64, 708, 7550], 7550),
-    ("universal", [22, 484, 11332, 222416], 222462),
-    ("dameo", [52, 2704, 135930, 6253934], 6253934),
-    ("turkthic", [22, 484, 11422, 228600], 229474),
-    ("turkthic-2", [22, 484, 11422, 229190], 230682),
-    ("keny", [8, 64, 708, 7538], 7538),
-    ("keny-2", [8, 64, 708, 7538], 7538),
-    ("harzdame", [12, 144, 1848, 22744], 22744),
-    ("bahrain", [8, 64, 708, 7538], 7538),
-    ("bosnian", [8, 64, 708, 7550], 7550),
-];
-
-#[test]
-fn depth_4_table_of_all_thirty_variants() {
-    let orthogonal: Vec<&str> = VARIANTS
-        .iter()
-        .filter(|v| v.family == Family::Orthogonal)
-        .map(|v| v.name)
-        .collect();
-    assert_eq!(orthogonal.len(), 30);
-    assert_eq!(
-        orthogonal,
-        DEPTH_4.iter().map(|r| r.0).collect::<Vec<_>>(),
-        "registry order"
-    );
-    for (name, counts, keep4) in DEPTH_4 {
-        for (i, want) in counts.iter().enumerate() {
-            let depth = i as u32 + 1;
-            assert_eq!(
-                perft_of(name, depth, Duplicates::Drop),
-                *want,
-                "{name} {depth}"
-            );
-        }
-        assert_eq!(perft_of(name, 4, Duplicates::Keep), *keep4, "{name} keep 4");
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,11 +1,13 @@
-//! Every row of `../shared/perft/reference.tsv` for the registered variants, checked against our
-//! generators. Rows above a node budget (default 50 million, `POLYDAM_PERFT_BUDGET` to change)
-//! are listed on stderr and left to `polydam perft` and the benchmarks; the test fails if a
-//! variant present in the file has no row checked at all.
+//! Every row of `../shared/perft/reference.tsv` (published counts) and of
+//! `tests/data/perft-own.tsv` (our own, for the games with none published) for the registered
+//! variants, checked against our generators. Rows above a node budget (default 50 million,
+//! `POLYDAM_PERFT_BUDGET` to change) are listed on stderr and left to `polydam perft` and the
+//! benchmarks; a test fails if a variant present in a file has no row checked at all, or if a
+//! registered variant has counts in neither file.
 
-use crate::support::{perft_rows, PerftRow};
+use crate::support::{own_perft_rows, perft_rows, PerftRow};
 use polydam_engine::game::{Duplicates, Game};
-use polydam_engine::variants::{dispatch, lookup, GameVisitor};
+use polydam_engine::variants::{dispatch, lookup, GameVisitor, VARIANTS};
 
 struct Check<'a>(&'a PerftRow);
 
@@ -35,18 +37,17 @@ fn position_of<G: Game>(row: &PerftRow) -> Result<G::Position, String> {
     G::parse_position(&row.position).map_err(|e| format!("{}: {e}", row.position))
 }
 
-#[test]
-fn perft_matches_every_published_count() {
+/// Checks every row of a registered variant within the budget; returns the number of rows
+/// checked per variant.
+fn check_rows(rows: &[PerftRow], what: &str) -> std::collections::BTreeMap<String, usize> {
     let budget: u64 = std::env::var("POLYDAM_PERFT_BUDGET")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(50_000_000);
-    let rows = perft_rows().expect("reference.tsv is readable");
-    assert!(rows.len() > 100, "reference.tsv looks truncated");
     let mut checked = std::collections::BTreeMap::<String, usize>::new();
     let mut skipped = Vec::new();
     let mut failures = Vec::new();
-    for row in &rows {
+    for row in rows {
         if lookup(&row.variant).is_err() {
             // Families not built yet: say so, and make sure it is not one we claim to play.
             skipped.push(format!("{} (variant not registered yet)", row.variant));
@@ -62,7 +63,7 @@ fn perft_matches_every_published_count() {
         match dispatch(&row.variant, Check(row)).expect("registered") {
             Ok(n) if n == row.nodes => *checked.entry(row.variant.clone()).or_default() += 1,
             Ok(n) => failures.push(format!(
-                "{} {} {} depth {}: got {n}, published {}",
+                "{} {} {} depth {}: got {n}, {what} {}",
                 row.variant, row.position, row.duplicates, row.depth, row.nodes
             )),
             Err(e) => failures.push(format!("{}: {e}", row.variant)),
@@ -78,7 +79,7 @@ fn perft_matches_every_published_count() {
         "perft mismatches:\n{}",
         failures.join("\n")
     );
-    for row in &rows {
+    for row in rows {
         if lookup(&row.variant).is_ok() {
             assert!(
                 checked.get(&row.variant).copied().unwrap_or(0) > 0,
@@ -87,9 +88,42 @@ fn perft_matches_every_published_count() {
             );
         }
     }
+    checked
+}
+
+#[test]
+fn perft_matches_every_published_count() {
+    let rows = perft_rows().expect("reference.tsv is readable");
+    assert!(rows.len() > 100, "reference.tsv looks truncated");
+    let checked = check_rows(&rows, "published");
     assert!(
         checked.values().sum::<usize>() >= 150,
         "too few rows checked: {checked:?}"
+    );
+}
+
+#[test]
+fn perft_matches_our_own_counts() {
+    let rows = own_perft_rows().expect("tests/data/perft-own.tsv is readable");
+    let checked = check_rows(&rows, "recorded");
+    assert!(
+        checked.values().sum::<usize>() >= 200,
+        "too few rows checked: {checked:?}"
+    );
+}
+
+#[test]
+fn every_registered_variant_has_perft_counts() {
+    let mut rows = perft_rows().expect("reference.tsv is readable");
+    rows.extend(own_perft_rows().expect("tests/data/perft-own.tsv is readable"));
+    let missing: Vec<&str> = VARIANTS
+        .iter()
+        .map(|v| v.name)
+        .filter(|name| !rows.iter().any(|r| r.variant == *name && r.depth >= 3))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "variants with no perft counts to depth 3 in either file: {missing:?}"
     );
 }
 

@@ -28,10 +28,24 @@ pub struct PerftRow {
     pub nodes: u64,
 }
 
-/// Reads the published perft counts.
+/// Reads the published perft counts, `shared/perft/reference.tsv`.
 pub fn perft_rows() -> Result<Vec<PerftRow>, String> {
-    let path = shared_dir().join("perft").join("reference.tsv");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read_perft_file(&shared_dir().join("perft").join("reference.tsv"))
+}
+
+/// Reads our own perft counts, `tests/data/perft-own.tsv` (the games with no published counts).
+pub fn own_perft_rows() -> Result<Vec<PerftRow>, String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+        .join("perft-own.tsv");
+    read_perft_file(&path)
+}
+
+/// Reads a perft file: a header line, then `variant position duplicates depth nodes source`
+/// separated by tabs.
+fn read_perft_file(path: &std::path::Path) -> Result<Vec<PerftRow>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate().skip(1) {
         if line.trim().is_empty() {
@@ -39,7 +53,11 @@ pub fn perft_rows() -> Result<Vec<PerftRow>, String> {
         }
         let f: Vec<&str> = line.split('\t').collect();
         if f.len() < 5 {
-            return Err(format!("reference.tsv line {}: too few columns", i + 1));
+            return Err(format!(
+                "{} line {}: too few columns",
+                path.display(),
+                i + 1
+            ));
         }
         rows.push(PerftRow {
             variant: f[0].to_string(),
