@@ -56,10 +56,18 @@ fn pdn_results(path: &PathBuf) -> Vec<String> {
 
 /// A match of `polydam hub` (engine 1) against one fake engine: the fake loses every game,
 /// for `reason`, and every game is played and saved.
+/// The fake engine in `mode` loses every game. Its moves are limited by depth, so that a loaded
+/// machine cannot turn a slow answer into a time forfeit, except for `silent`, whose forfeit is
+/// a time forfeit and so needs a clock.
 fn bad_engine_loses_every_game(mode: &str, games: usize, reason: &str) {
     let pdn = temp_file(&format!("{mode}.pdn"));
     let (polydam, bad) = (polydam_engine(), fake(mode));
     let games_text = games.to_string();
+    let limit: [&str; 2] = if mode == "silent" {
+        ["--movetime", "0.01"]
+    } else {
+        ["--depth", "2"]
+    };
     let (out, err) = run_ok(&[
         "--engine",
         &polydam,
@@ -67,8 +75,8 @@ fn bad_engine_loses_every_game(mode: &str, games: usize, reason: &str) {
         &bad,
         "--games",
         &games_text,
-        "--movetime",
-        "0.01",
+        limit[0],
+        limit[1],
         "--max-plies",
         "30",
         "--pdn",
@@ -131,8 +139,8 @@ fn round_robin_with_concurrency_completes() {
         args.extend(["--engine", e]);
     }
     args.extend([
-        "--movetime",
-        "0.01",
+        "--depth",
+        "2",
         "--max-plies",
         "20",
         "--concurrency",
@@ -178,8 +186,8 @@ fn polydam_against_itself_with_random_openings_and_sprt() {
         "2:hash=8",
         "--games",
         "4",
-        "--movetime",
-        "0.01",
+        "--depth",
+        "2",
         "--random-plies",
         "4",
         "--seed",
@@ -262,8 +270,8 @@ fn other_variants_use_card_numbering_and_their_tags() {
             &e,
             "--games",
             "2",
-            "--movetime",
-            "0.01",
+            "--depth",
+            "2",
             "--max-plies",
             "16",
             "--pdn",
