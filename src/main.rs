@@ -1,5 +1,7 @@
 //! The `polydam` program: the Hub engine (default) and the command-line tools.
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::process::ExitCode;
 

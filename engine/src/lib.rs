@@ -11,6 +11,8 @@
 //! assert_eq!(Intl::perft(&start, 3, Duplicates::Drop), 658);
 //! ```
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 pub mod diagonal;
 pub mod game;
 pub mod hex;

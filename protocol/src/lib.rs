@@ -2,6 +2,8 @@
 //! session state machine, the driver that runs a session over stdin/stdout). No command-line
 //! parsing here: the `polydam` program at the workspace root drives it.
 
+#![forbid(unsafe_code)]
+
 pub mod command;
 pub mod driver;
 pub mod io;

@@ -21,6 +21,8 @@
 //! assert_eq!(one << TEN.step_down_left(), six);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod diagonal;
 pub mod hex;
 pub mod orthogonal;
