@@ -90,6 +90,21 @@ pub const POSITIONS: &[BenchPosition] = &[
         fen: "start",
         depth: 10,
     },
+    BenchPosition {
+        variant: "turkish",
+        fen: "start",
+        depth: 10,
+    },
+    BenchPosition {
+        variant: "seesaw-draughts",
+        fen: "start",
+        depth: 15,
+    },
+    BenchPosition {
+        variant: "seesaw",
+        fen: "start",
+        depth: 12,
+    },
 ];
 
 /// What one bench position cost.
