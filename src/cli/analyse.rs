@@ -62,7 +62,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
             limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
         }
-        let mut searcher = Searcher::<G>::new(o.hash_mib, o.threads);
+        let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         let control = SearchControl::new();
         let mut write_error = None;
         let out = &mut *self.out;

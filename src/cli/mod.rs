@@ -28,6 +28,13 @@ impl From<polydam_engine::variants::UnknownVariant> for CliError {
     }
 }
 
+/// A table size given with `--hash` that this machine cannot give.
+impl From<polydam_engine::search::HashError> for CliError {
+    fn from(e: polydam_engine::search::HashError) -> Self {
+        CliError(format!("--hash {}: {e}", e.requested_mib))
+    }
+}
+
 /// `polydam variants`: one line per variant.
 pub fn variants_text() -> String {
     use polydam_engine::variants::VARIANTS;

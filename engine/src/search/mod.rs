@@ -19,6 +19,7 @@
 //! ```
 
 mod limits;
+mod memory;
 mod tt;
 mod types;
 mod worker;
@@ -28,6 +29,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use limits::{Clock, Limits, SearchControl};
+pub use memory::{
+    available_memory, check_hash_mib, hash_limit_mib, max_hash_mib, HashError, AVAILABLE_MEMORY_ENV,
+};
 pub use tt::{Bound, TranspositionTable, TtHit};
 pub use types::{Depth, Ply, Score, MAX_PLY};
 
@@ -185,18 +189,47 @@ impl<G: Game> std::fmt::Debug for Searcher<G> {
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a table of `hash_mib` MiB and `threads` search threads (at least 1).
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated; sizes that come from a user go through
+    /// [`Searcher::try_new`] instead.
     pub fn new(hash_mib: usize, threads: usize) -> Searcher<G> {
-        let threads = threads.max(1);
-        Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mib)),
-            threads,
-            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+        match Searcher::try_new(hash_mib, threads) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
         }
     }
 
+    /// A searcher with a table of `hash_mib` MiB and `threads` search threads (at least 1), or
+    /// the reason the table cannot be had (more than this machine can give now).
+    pub fn try_new(hash_mib: usize, threads: usize) -> Result<Searcher<G>, HashError> {
+        let tt = TranspositionTable::try_new(hash_mib)?;
+        let threads = threads.max(1);
+        Ok(Searcher {
+            tt: Arc::new(tt),
+            threads,
+            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+        })
+    }
+
     /// Replaces the table by an empty one of `hash_mib` MiB.
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated (see [`Searcher::try_resize_hash`]).
     pub fn resize_hash(&mut self, hash_mib: usize) {
-        self.tt = Arc::new(TranspositionTable::new(hash_mib));
+        if let Err(e) = self.try_resize_hash(hash_mib) {
+            panic!("{e}");
+        }
+    }
+
+    /// Replaces the table by an empty one of `hash_mib` MiB; when that cannot be had, keeps
+    /// the current table (and its contents) and says why. The new table is allocated while
+    /// the old one still exists, so it must fit beside it.
+    pub fn try_resize_hash(&mut self, hash_mib: usize) -> Result<(), HashError> {
+        self.tt = Arc::new(TranspositionTable::try_new(hash_mib)?);
+        Ok(())
     }
 
     /// Sets the number of search threads (at least 1).

@@ -380,7 +380,7 @@ impl GameVisitor for PlayJob<'_> {
             },
             record: initial.clone(),
             initial,
-            searcher: Searcher::<G>::new(o.hash_mib, 1),
+            searcher: Searcher::<G>::try_new(o.hash_mib, 1)?,
             limits,
         };
         game.run(self.input, self.out)
