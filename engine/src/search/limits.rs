@@ -2,8 +2,8 @@
 //! reads commands (stop, ponder, ponder hit), and the time manager that turns a clock into
 //! deadlines.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use super::types::Depth;
@@ -82,7 +82,15 @@ impl Limits {
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
-    ponder_hit_at: Mutex<Option<Instant>>,
+    /// Nanoseconds from [`epoch`] to the ponder hit, plus one; 0 = none. An atomic rather than
+    /// a lock: every search thread reads it when it checks the clock.
+    ponder_hit_at: AtomicU64,
+}
+
+/// A fixed instant of this process, from which ponder hits are counted.
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
 }
 
 impl SearchControl {
@@ -96,9 +104,7 @@ impl SearchControl {
     pub fn reset(&self, pondering: bool) {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
-        if let Ok(mut hit) = self.ponder_hit_at.lock() {
-            *hit = None;
-        }
+        self.ponder_hit_at.store(0, Ordering::SeqCst);
     }
 
     /// Asks the search to stop as soon as possible (within a few milliseconds); it still
@@ -122,15 +128,17 @@ impl SearchControl {
     /// The predicted move was played: the search goes on as a timed search, with its clock
     /// starting now.
     pub fn ponder_hit(&self) {
-        if let Ok(mut hit) = self.ponder_hit_at.lock() {
-            *hit = Some(Instant::now());
-        }
+        let since = epoch().elapsed().as_nanos().min(u64::MAX as u128 - 1) as u64;
+        self.ponder_hit_at.store(since + 1, Ordering::SeqCst);
         self.pondering.store(false, Ordering::SeqCst);
     }
 
     /// When the ponder hit arrived, if it did.
     pub fn ponder_hit_time(&self) -> Option<Instant> {
-        self.ponder_hit_at.lock().ok().and_then(|h| *h)
+        match self.ponder_hit_at.load(Ordering::SeqCst) {
+            0 => None,
+            n => Some(epoch() + Duration::from_nanos(n - 1)),
+        }
     }
 }
 
