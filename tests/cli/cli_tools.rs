@@ -227,3 +227,11 @@ fn a_table_beyond_the_machine_is_refused_with_status_2() {
     let o = polydam(&["analyse", "--hash", "87", "-d", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn perft_depth_0_counts_the_root() {
+    // Issue 21: `perft -d 0` printed nothing and exited 0.
+    let o = polydam(&["perft", "-d", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "depth 0 nodes 1 time 0.000 nps 0\n");
+}
