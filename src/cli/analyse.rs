@@ -43,6 +43,8 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
+        super::check_depth(o.depth)?;
+        super::check_movetime(o.movetime)?;
         let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let root = *record.current();
         let mut limits = Limits {

@@ -235,3 +235,24 @@ fn perft_depth_0_counts_the_root() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "depth 0 nodes 1 time 0.000 nps 0\n");
 }
+
+#[test]
+fn negative_numbers_name_the_argument_and_its_range() {
+    // Issue 21: `-d -5` and `--movetime -1` gave clap's "unexpected argument '-5' found".
+    fails_with(
+        &["analyse", "-d", "-5"],
+        "--depth must be an integer from 1 to",
+    );
+    fails_with(
+        &["analyse", "--movetime", "-1"],
+        "--movetime must be a number of seconds from 0",
+    );
+    fails_with(
+        &["play", "-d", "-5"],
+        "--depth must be an integer from 1 to",
+    );
+    fails_with(
+        &["play", "--movetime", "-1"],
+        "--movetime must be a number of seconds from 0",
+    );
+}

@@ -402,3 +402,11 @@ fn an_engine_refusing_its_options_stops_the_match() {
         assert!(err.contains(said), "{option}: {err}");
     }
 }
+
+#[test]
+fn a_clock_of_zero_is_refused() {
+    let e = polydam_engine();
+    let o = run(&["--engine", &e, "--engine", &e, "--time", "0", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--time must be a number of seconds above 0"));
+}

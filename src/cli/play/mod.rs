@@ -363,6 +363,8 @@ impl GameVisitor for PlayJob<'_> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
+        crate::cli::check_depth(o.depth)?;
+        crate::cli::check_movetime(o.movetime)?;
         let initial = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let mut limits = Limits::default();
         if let Some(d) = o.depth {
