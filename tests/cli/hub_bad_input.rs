@@ -104,9 +104,9 @@ fn unknown_variant() {
 #[test]
 fn bad_parameter_values() {
     check(concat!(
-        "> set-param name=hash value=0\n< error message=\"hash must be an integer from 1 to 32768, got '0'\"\n",
+        "> set-param name=hash value=0\n< error message=\"hash must be an integer from 1 to * (MiB), got '0'\"\n",
         "> set-param name=hash value=1e9\n< error message=\"hash must be an integer *\"\n",
-        "> set-param name=threads value=-2\n< error message=\"threads must be an integer from 1 to 256, got '-2'\"\n",
+        "> set-param name=threads value=-2\n< error message=\"threads must be an integer from 1 to *, got '-2'\"\n",
         "> set-param name=ponder value=perhaps\n< error message=\"ponder must be true or false, got 'perhaps'\"\n",
         "> set-param name=numbering value=scan\n< error message=\"numbering must be pydraughts or card, got 'scan'\"\n",
         "> set-param name=book value=none\n< error message=\"unknown parameter 'book' *\"\n",
