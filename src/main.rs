@@ -96,10 +96,10 @@ enum Command {
         #[arg(long)]
         moves: Option<String>,
         /// Last iteration to search (14 when no limit is given).
-        #[arg(long, short = 'd')]
+        #[arg(long, short = 'd', allow_negative_numbers = true)]
         depth: Option<i32>,
         /// Time to search, in seconds.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         movetime: Option<f64>,
         /// Nodes to search.
         #[arg(long)]
@@ -126,10 +126,10 @@ enum Command {
         #[arg(long, value_enum, default_value = "black")]
         engine_side: SideArg,
         /// Seconds per engine move (1 when neither this nor --depth is given).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         movetime: Option<f64>,
         /// Search depth per engine move.
-        #[arg(long, short = 'd')]
+        #[arg(long, short = 'd', allow_negative_numbers = true)]
         depth: Option<i32>,
         /// Draw the board in plain ASCII (w b W B).
         #[arg(long)]

@@ -13,7 +13,9 @@ use std::thread::JoinHandle;
 
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
 use polydam_engine::history::GameRecord;
-use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, SearchResult, Searcher};
+use polydam_engine::search::{
+    pv_text, HashError, Limits, SearchControl, SearchInfo, SearchResult, Searcher,
+};
 use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
 
 use crate::command::{PosCommand, PositionSpec};
@@ -89,8 +91,9 @@ pub trait Engine: Send {
     /// Forgets everything learnt (the transposition table, move ordering statistics).
     fn new_game(&mut self);
 
-    /// Resizes the transposition table (emptying it).
-    fn set_hash(&mut self, mib: usize);
+    /// Resizes the transposition table (emptying it); when the new table cannot be had, the
+    /// old one stays, contents and all, and the error says why.
+    fn set_hash(&mut self, mib: usize) -> Result<(), HashError>;
 
     /// Sets the number of search threads.
     fn set_threads(&mut self, threads: usize);
@@ -99,13 +102,31 @@ pub trait Engine: Send {
     fn position_text(&self) -> String;
 }
 
+/// Why an engine could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenError {
+    /// No such variant.
+    Variant(UnknownVariant),
+    /// The transposition table cannot be allocated.
+    Hash(HashError),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Variant(e) => e.fmt(f),
+            OpenError::Hash(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
 /// Creates the engine of `variant` with a table of `hash_mib` MiB and `threads` threads.
-pub fn open(
-    variant: &str,
-    hash_mib: usize,
-    threads: usize,
-) -> Result<Box<dyn Engine>, UnknownVariant> {
+pub fn open(variant: &str, hash_mib: usize, threads: usize) -> Result<Box<dyn Engine>, OpenError> {
     dispatch(variant, Open { hash_mib, threads })
+        .map_err(OpenError::Variant)?
+        .map_err(OpenError::Hash)
 }
 
 struct Open {
@@ -114,17 +135,17 @@ struct Open {
 }
 
 impl GameVisitor for Open {
-    type Output = Box<dyn Engine>;
+    type Output = Result<Box<dyn Engine>, HashError>;
 
-    fn visit<G: Game>(self) -> Box<dyn Engine> {
-        Box::new(GameEngine::<G> {
+    fn visit<G: Game>(self) -> Result<Box<dyn Engine>, HashError> {
+        Ok(Box::new(GameEngine::<G> {
             record: GameRecord::new(G::start()),
-            searcher: Some(Searcher::new(self.hash_mib, self.threads)),
+            searcher: Some(Searcher::try_new(self.hash_mib, self.threads)?),
             hash_mib: self.hash_mib,
             threads: self.threads,
             running: None,
             control: Arc::new(SearchControl::new()),
-        })
+        }))
     }
 }
 
@@ -135,17 +156,20 @@ struct GameEngine<G: Game> {
     searcher: Option<Searcher<G>>,
     hash_mib: usize,
     threads: usize,
-    running: Option<JoinHandle<Searcher<G>>>,
+    running: Option<JoinHandle<Option<Searcher<G>>>>,
     control: Arc<SearchControl>,
 }
 
 impl<G: Game> GameEngine<G> {
-    /// The searcher, recreated if a search thread lost it.
-    fn searcher(&mut self) -> &mut Searcher<G> {
+    /// The searcher, recreated if a search thread lost it (which fails only when its table
+    /// cannot be allocated again).
+    fn searcher(&mut self) -> Result<&mut Searcher<G>, HashError> {
         self.finish();
-        let (hash, threads) = (self.hash_mib, self.threads);
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(hash, threads))
+        let searcher = match self.searcher.take() {
+            Some(s) => s,
+            None => Searcher::try_new(self.hash_mib, self.threads)?,
+        };
+        Ok(self.searcher.insert(searcher))
     }
 }
 
@@ -294,17 +318,21 @@ impl<G: Game> Engine for GameEngine<G> {
         out: Arc<Output>,
         events: Sender<Event>,
     ) {
-        self.finish();
-        let mut searcher = match self.searcher.take() {
-            Some(s) => s,
-            None => Searcher::new(self.hash_mib, self.threads),
-        };
         // Reset before the thread starts, so that a stop sent right after `go` is not lost.
         self.control.reset(req.pondering);
+        let id = req.id;
+        let _ = self.searcher();
+        let Some(mut searcher) = self.searcher.take() else {
+            // No table to be had (a lost searcher that cannot be rebuilt): still answer, with
+            // any legal move, as every `go` gets its `done`.
+            out.send_raw(&done_line::<G>(self.record.current(), None, &tr));
+            let _ = events.send(Event::SearchDone(id));
+            return;
+        };
         let record = copy_record(&self.record);
         let control = Arc::clone(&self.control);
         let limits = req.limits;
-        let id = req.id;
+        let (tx, rx) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
@@ -312,16 +340,22 @@ impl<G: Game> Engine for GameEngine<G> {
                 let out = Arc::clone(&out);
                 let events = events.clone();
                 move || {
+                    let mut searcher = match rx.recv() {
+                        Ok(s) => s,
+                        Err(_) => return None,
+                    };
                     run_search(&mut searcher, &record, &limits, &control, &tr, &out);
                     let _ = events.send(Event::SearchDone(id));
-                    searcher
+                    Some(searcher)
                 }
             });
         match spawned {
-            Ok(handle) => self.running = Some(handle),
+            Ok(handle) => {
+                let _ = tx.send(searcher);
+                self.running = Some(handle);
+            }
             Err(_) => {
                 // No thread to be had: search here (ping and stop wait until it ends).
-                let mut searcher = Searcher::new(self.hash_mib, self.threads);
                 run_search(
                     &mut searcher,
                     &self.record,
@@ -338,7 +372,7 @@ impl<G: Game> Engine for GameEngine<G> {
 
     fn finish(&mut self) {
         if let Some(handle) = self.running.take() {
-            if let Ok(searcher) = handle.join() {
+            if let Ok(Some(searcher)) = handle.join() {
                 self.searcher = Some(searcher);
             }
         }
@@ -353,17 +387,22 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn new_game(&mut self) {
-        self.searcher().clear();
+        if let Ok(s) = self.searcher() {
+            s.clear();
+        }
     }
 
-    fn set_hash(&mut self, mib: usize) {
+    fn set_hash(&mut self, mib: usize) -> Result<(), HashError> {
+        self.searcher()?.try_resize_hash(mib)?;
         self.hash_mib = mib;
-        self.searcher().resize_hash(mib);
+        Ok(())
     }
 
     fn set_threads(&mut self, threads: usize) {
         self.threads = threads;
-        self.searcher().set_threads(threads);
+        if let Ok(s) = self.searcher() {
+            s.set_threads(threads);
+        }
     }
 
     fn position_text(&self) -> String {

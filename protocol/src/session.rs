@@ -281,12 +281,19 @@ impl Session {
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
+        let previous_hash = self.params.hash_mib;
         match self.params.set(name, value) {
             Err(e) => self.error(e),
             Ok(Changed::Hash) => {
                 let mib = self.params.hash_mib;
                 if let Some(engine) = self.engine.as_mut() {
-                    engine.set_hash(mib);
+                    // The size passed the check against the memory available, but the
+                    // allocation can still fail: then the engine keeps its table, and the
+                    // parameter its old value.
+                    if let Err(e) = engine.set_hash(mib) {
+                        self.params.hash_mib = previous_hash;
+                        self.error(format!("{e}; the table stays at {previous_hash} MiB"));
+                    }
                 }
             }
             Ok(Changed::Threads) => {

@@ -43,6 +43,8 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
+        super::check_depth(o.depth)?;
+        super::check_movetime(o.movetime)?;
         let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let root = *record.current();
         let mut limits = Limits {
@@ -62,7 +64,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
             limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
         }
-        let mut searcher = Searcher::<G>::new(o.hash_mib, o.threads);
+        let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         let control = SearchControl::new();
         let mut write_error = None;
         let out = &mut *self.out;

@@ -131,7 +131,7 @@ impl GameVisitor for BenchJob<'_> {
                 .map_err(|e| CliError(format!("bench position {}: {e}", p.fen)))?
         };
         let record = GameRecord::<G>::new(start);
-        let mut searcher = Searcher::<G>::new(self.hash_mib, 1);
+        let mut searcher = Searcher::<G>::try_new(self.hash_mib, 1)?;
         let control = SearchControl::new();
         let started = Instant::now();
         // `analyze`: a forced move is searched like any other position.

@@ -28,6 +28,34 @@ impl From<polydam_engine::variants::UnknownVariant> for CliError {
     }
 }
 
+/// Checks a `--depth` given on the command line: from 1 to the search's maximum depth.
+pub fn check_depth(depth: Option<i32>) -> Result<(), CliError> {
+    let max = polydam_engine::search::Depth::MAX.plies();
+    match depth {
+        Some(d) if !(1..=max).contains(&d) => Err(CliError(format!(
+            "--depth must be an integer from 1 to {max}, got {d}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a `--movetime` given on the command line: a number of seconds, not negative.
+pub fn check_movetime(movetime: Option<f64>) -> Result<(), CliError> {
+    match movetime {
+        Some(s) if !s.is_finite() || s < 0.0 => Err(CliError(format!(
+            "--movetime must be a number of seconds from 0 to 1000000, got {s}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A table size given with `--hash` that this machine cannot give.
+impl From<polydam_engine::search::HashError> for CliError {
+    fn from(e: polydam_engine::search::HashError) -> Self {
+        CliError(format!("--hash {}: {e}", e.requested_mib))
+    }
+}
+
 /// `polydam variants`: one line per variant.
 pub fn variants_text() -> String {
     use polydam_engine::variants::VARIANTS;

@@ -63,6 +63,10 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
             }
             divided = Some((lines.iter().map(|(_, n)| n).sum(), secs));
         }
+        if o.depth == 0 {
+            // Depth 0 counts the root alone: one node (it used to print nothing at all).
+            writeln!(self.out, "depth 0 nodes 1 time 0.000 nps 0").map_err(io)?;
+        }
         for depth in 1..=o.depth {
             let (nodes, secs) = match divided {
                 Some(done) if depth == o.depth => done,

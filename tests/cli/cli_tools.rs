@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 fn polydam(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_polydam"))
         .args(args)
+        // The test hook that stands for the machine's available memory (100 MiB: tables of up
+        // to 87 MiB), so that refusals are tested without asking for gigabytes.
+        .env("POLYDAM_AVAILABLE_MIB", "100")
         .output()
         .expect("polydam runs")
 }
@@ -196,4 +199,60 @@ fn bad_input_exits_with_status_2_and_a_message() {
     let o = polydam(&["perft", "--depth", "lots"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("invalid value 'lots'"));
+}
+
+#[test]
+fn a_table_beyond_the_machine_is_refused_with_status_2() {
+    // Issue 21: `--hash 100000` aborted (status 134); `--hash 18446744073709551615` and
+    // `--hash 17592186044416` panicked in tt.rs ("index out of bounds: the len is 0").
+    let too_big =
+        "cannot allocate a hash table of 100000 MiB: this machine can give at most 87 MiB";
+    fails_with(&["analyse", "--hash", "100000", "-d", "1"], too_big);
+    fails_with(&["bench", "--hash", "100000"], too_big);
+    fails_with(
+        &["analyse", "--hash", "18446744073709551615", "-d", "1"],
+        "at most 87 MiB",
+    );
+    fails_with(
+        &["analyse", "--hash", "17592186044416", "-d", "1"],
+        "at most 87 MiB",
+    );
+    let o = polydam(&["play", "--hash", "88", "-d", "1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--hash 88: cannot allocate"),
+        "{}",
+        stderr(&o)
+    );
+    let o = polydam(&["analyse", "--hash", "87", "-d", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn perft_depth_0_counts_the_root() {
+    // Issue 21: `perft -d 0` printed nothing and exited 0.
+    let o = polydam(&["perft", "-d", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "depth 0 nodes 1 time 0.000 nps 0\n");
+}
+
+#[test]
+fn negative_numbers_name_the_argument_and_its_range() {
+    // Issue 21: `-d -5` and `--movetime -1` gave clap's "unexpected argument '-5' found".
+    fails_with(
+        &["analyse", "-d", "-5"],
+        "--depth must be an integer from 1 to",
+    );
+    fails_with(
+        &["analyse", "--movetime", "-1"],
+        "--movetime must be a number of seconds from 0",
+    );
+    fails_with(
+        &["play", "-d", "-5"],
+        "--depth must be an integer from 1 to",
+    );
+    fails_with(
+        &["play", "--movetime", "-1"],
+        "--movetime must be a number of seconds from 0",
+    );
 }

@@ -104,9 +104,9 @@ fn unknown_variant() {
 #[test]
 fn bad_parameter_values() {
     check(concat!(
-        "> set-param name=hash value=0\n< error message=\"hash must be an integer from 1 to 32768, got '0'\"\n",
+        "> set-param name=hash value=0\n< error message=\"hash must be an integer from 1 to * (MiB), got '0'\"\n",
         "> set-param name=hash value=1e9\n< error message=\"hash must be an integer *\"\n",
-        "> set-param name=threads value=-2\n< error message=\"threads must be an integer from 1 to 256, got '-2'\"\n",
+        "> set-param name=threads value=-2\n< error message=\"threads must be an integer from 1 to *, got '-2'\"\n",
         "> set-param name=ponder value=perhaps\n< error message=\"ponder must be true or false, got 'perhaps'\"\n",
         "> set-param name=numbering value=scan\n< error message=\"numbering must be pydraughts or card, got 'scan'\"\n",
         "> set-param name=book value=none\n< error message=\"unknown parameter 'book' *\"\n",
@@ -190,4 +190,38 @@ fn go_with_no_legal_move_owes_a_bare_done() {
 fn commands_in_the_wrong_order_still_work() {
     // go before init or pos: the engine opens the variant and searches its start position.
     common::run("> level depth=1\n> go think\n<* info *\n< done move=*\n> quit\n");
+}
+
+/// The test hook that stands for the machine's available memory: 100 MiB, of which seven
+/// eighths (87 MiB) may go to the table. Real sizes of gigabytes are never asked for.
+const SMALL_MACHINE: [(&str, &str); 1] = [("POLYDAM_AVAILABLE_MIB", "100")];
+
+#[test]
+fn hash_beyond_the_machine_is_refused_and_the_table_kept() {
+    // Issue 21: `set-param name=hash value=32768` aborted the process (status 134) on a
+    // 24 GiB machine; the advertised maximum is now what the machine can give.
+    let script = concat!(
+        "> hub\n<~ param name=hash value=64 type=int min=1 max=87\n<~ wait\n",
+        "> init\n< ready\n",
+        "> set-param name=hash value=88\n",
+        "< error message=\"cannot allocate a hash table of 88 MiB: this machine can give at \
+         most 87 MiB now; the table stays at 64 MiB\"\n",
+        "> set-param name=hash value=18446744073709551615\n",
+        "< error message=\"hash must be an integer from 1 to 87 (MiB), got *\"\n",
+        "> set-param name=hash value=80\n> ping\n< pong\n",
+        "> pos fen=W:W28:B23\n",
+    );
+    common::Engine::start_with_env(false, &SMALL_MACHINE)
+        .run_script(&format!("{script}{STILL_WORKS}"));
+}
+
+#[test]
+fn hash_set_before_init_is_checked_at_once() {
+    let script = concat!(
+        "> set-param name=hash value=4096\n",
+        "< error message=\"cannot allocate a hash table of 4096 MiB: * 87 MiB now; *\"\n",
+    );
+    common::Engine::start_with_env(false, &SMALL_MACHINE).run_script(&format!(
+        "{script}> init\n< ready\n> pos fen=W:W28:B23\n{STILL_WORKS}"
+    ));
 }

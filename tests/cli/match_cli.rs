@@ -375,3 +375,46 @@ fn bad_input_is_an_error_with_status_2() {
     }
     let _ = std::fs::remove_file(&book);
 }
+
+#[test]
+fn an_engine_refusing_its_options_stops_the_match() {
+    // Issue 21: `--engine-option 1:bogus=1` or `1:hash=99999999` was refused by the engine
+    // and the refusal silently ignored; the games went on with the engine's defaults.
+    let e = polydam_engine();
+    for (option, said) in [
+        ("1:bogus=1", "unknown parameter 'bogus'"),
+        (
+            "1:hash=99999999",
+            "cannot allocate a hash table of 99999999 MiB",
+        ),
+    ] {
+        let o = run(&[
+            "--engine",
+            &e,
+            "--engine",
+            &e,
+            "--engine-option",
+            option,
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "-q",
+        ]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{option}: {err}");
+        assert!(
+            err.contains("engine 1: handshake failed: the engine refused its settings ("),
+            "{err}"
+        );
+        assert!(err.contains(said), "{option}: {err}");
+    }
+}
+
+#[test]
+fn a_clock_of_zero_is_refused() {
+    let e = polydam_engine();
+    let o = run(&["--engine", &e, "--engine", &e, "--time", "0", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--time must be a number of seconds above 0"));
+}

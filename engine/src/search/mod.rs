@@ -19,6 +19,7 @@
 //! ```
 
 mod limits;
+mod memory;
 mod tt;
 mod types;
 mod worker;
@@ -28,6 +29,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use limits::{Clock, Limits, SearchControl};
+pub use memory::{
+    available_memory, check_hash_mib, hash_limit_mib, max_hash_mib, HashError, AVAILABLE_MEMORY_ENV,
+};
 pub use tt::{Bound, TranspositionTable, TtHit};
 pub use types::{Depth, Ply, Score, MAX_PLY};
 
@@ -171,6 +175,10 @@ pub struct Searcher<G: Game> {
     tt: Arc<TranspositionTable>,
     threads: usize,
     heuristics: Vec<Heuristics<G>>,
+    /// What a timed move costs besides its thinking (starting and joining the threads,
+    /// overshooting the deadline), measured on the previous moves; the time manager sets it
+    /// aside for every move still to play.
+    move_cost: Duration,
 }
 
 impl<G: Game> std::fmt::Debug for Searcher<G> {
@@ -185,18 +193,48 @@ impl<G: Game> std::fmt::Debug for Searcher<G> {
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a table of `hash_mib` MiB and `threads` search threads (at least 1).
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated; sizes that come from a user go through
+    /// [`Searcher::try_new`] instead.
     pub fn new(hash_mib: usize, threads: usize) -> Searcher<G> {
-        let threads = threads.max(1);
-        Searcher {
-            tt: Arc::new(TranspositionTable::new(hash_mib)),
-            threads,
-            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+        match Searcher::try_new(hash_mib, threads) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
         }
     }
 
+    /// A searcher with a table of `hash_mib` MiB and `threads` search threads (at least 1), or
+    /// the reason the table cannot be had (more than this machine can give now).
+    pub fn try_new(hash_mib: usize, threads: usize) -> Result<Searcher<G>, HashError> {
+        let tt = TranspositionTable::try_new(hash_mib)?;
+        let threads = threads.max(1);
+        Ok(Searcher {
+            tt: Arc::new(tt),
+            threads,
+            heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
+            move_cost: Duration::ZERO,
+        })
+    }
+
     /// Replaces the table by an empty one of `hash_mib` MiB.
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated (see [`Searcher::try_resize_hash`]).
     pub fn resize_hash(&mut self, hash_mib: usize) {
-        self.tt = Arc::new(TranspositionTable::new(hash_mib));
+        if let Err(e) = self.try_resize_hash(hash_mib) {
+            panic!("{e}");
+        }
+    }
+
+    /// Replaces the table by an empty one of `hash_mib` MiB; when that cannot be had, keeps
+    /// the current table (and its contents) and says why. The new table is allocated while
+    /// the old one still exists, so it must fit beside it.
+    pub fn try_resize_hash(&mut self, hash_mib: usize) -> Result<(), HashError> {
+        self.tt = Arc::new(TranspositionTable::try_new(hash_mib)?);
+        Ok(())
     }
 
     /// Sets the number of search threads (at least 1).
@@ -208,6 +246,12 @@ impl<G: Game> Searcher<G> {
     /// The number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// What a timed move has cost besides its thinking, as measured so far (a moving average
+    /// that rises quickly and falls slowly).
+    pub fn move_cost(&self) -> Duration {
+        self.move_cost
     }
 
     /// The shared transposition table.
@@ -241,11 +285,20 @@ impl<G: Game> Searcher<G> {
         let started = Instant::now();
         let pos = *root.current();
         let moves = legal_moves::<G>(&pos);
+        let budget = TimeBudget::new(limits, self.move_cost);
+        let instant = budget.is_some_and(|b| b.instant) && !limits.infinite;
+        let mut limits = *limits;
+        if instant {
+            // The clock is nearly empty: a two-ply search on this thread alone, which takes
+            // microseconds, where starting the helpers alone would cost more.
+            limits.depth = Some(limits.depth.unwrap_or(Depth(2)).min(Depth(2)));
+        }
+        let limits = &limits;
         let clockwork = Clockwork {
             control,
             limits: *limits,
             started,
-            budget: TimeBudget::new(limits),
+            budget,
         };
 
         if moves.is_empty() {
@@ -291,6 +344,10 @@ impl<G: Game> Searcher<G> {
         let tt: &TranspositionTable = &self.tt;
         let (main_h, helper_h) = self.heuristics.split_at_mut(1);
         let main_h = &mut main_h[0];
+        let helper_h: &mut [Heuristics<G>] = if instant { &mut [] } else { helper_h };
+        // When the main thread started, finished and was released (ponder, infinite), for
+        // measuring what the move cost besides its thinking.
+        let mut main_span = (started, started, started);
 
         let outcomes = std::thread::scope(|scope| {
             let mut handles = Vec::new();
@@ -330,9 +387,12 @@ impl<G: Game> Searcher<G> {
                 &history,
                 moves.clone(),
             );
+            let main_started = Instant::now();
             let main_outcome = main.iterate(on_info);
+            let main_done = Instant::now();
             // Finished or out of time: release the helpers, but first honour ponder/infinite.
             wait_for_release(&clockwork);
+            main_span = (main_started, main_done, Instant::now());
             shared.halt.store(true, Ordering::SeqCst);
             let mut all = vec![main_outcome];
             for h in handles {
@@ -343,6 +403,9 @@ impl<G: Game> Searcher<G> {
             all
         });
 
+        if let (Some(b), false) = (clockwork.budget, instant) {
+            self.measure_move_cost(&clockwork, b, main_span);
+        }
         let nodes = outcomes.iter().map(|o| o.nodes).sum::<u64>();
         // The main thread's answer, unless a helper completed a deeper iteration.
         let mut best = &outcomes[0];
@@ -376,6 +439,26 @@ impl<G: Game> Searcher<G> {
             time: started.elapsed(),
             pv,
         }
+    }
+
+    /// Updates the move cost with this search's: the time before the main thread started
+    /// (spawning the helpers), after it was released (joining them), and past the hard limit.
+    fn measure_move_cost(
+        &mut self,
+        clockwork: &Clockwork<'_>,
+        budget: TimeBudget,
+        (main_started, main_done, released): (Instant, Instant, Instant),
+    ) {
+        let thinking = main_done.saturating_duration_since(clockwork.clock_start());
+        let sample = main_started.saturating_duration_since(clockwork.started)
+            + released.elapsed()
+            + thinking.saturating_sub(budget.hard);
+        // Rise quickly, fall slowly: a move that cost more is a warning for the next ones.
+        self.move_cost = if sample > self.move_cost {
+            (self.move_cost + sample) / 2
+        } else {
+            (self.move_cost * 7 + sample) / 8
+        };
     }
 
     /// The reply stored in the table for the position after `mv`, if it is legal.

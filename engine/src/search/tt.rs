@@ -17,6 +17,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::memory::{max_hash_mib, HashError};
 use super::types::{Depth, Score};
 
 /// What a stored score says about the true value.
@@ -135,36 +136,32 @@ unsafe impl Sync for BucketArray {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl BucketArray {
-    /// `len` zeroed buckets (at least one).
-    fn new(len: usize) -> BucketArray {
+    /// `len` zeroed buckets (at least one), or `None` when the size overflows or the allocator
+    /// refuses: a table request must never abort the process.
+    fn try_new(len: usize) -> Option<BucketArray> {
         let len = len.max(1);
-        let bytes = len * std::mem::size_of::<Bucket>();
+        let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
         let align = if bytes >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Bucket>()
         };
-        let size = bytes.div_ceil(align) * align;
-        let layout = match std::alloc::Layout::from_size_align(size, align) {
-            Ok(l) => l,
-            Err(_) => std::alloc::Layout::new::<Bucket>(),
-        };
-        // SAFETY: `layout` has a non-zero size.
+        let size = bytes.checked_next_multiple_of(align)?;
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
+        // SAFETY: `layout` has a non-zero size (at least one bucket).
         let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
-            std::alloc::handle_alloc_error(layout);
-        };
+        let ptr = std::ptr::NonNull::new(raw as *mut Bucket)?;
         // Advise before the first touch: zeroing is what faults the pages in, and only pages
         // faulted after the advice become huge pages.
         advise_huge_pages(raw, layout.size());
         // SAFETY: `raw` is valid for `layout.size()` bytes; all-zero bytes are a valid `Bucket`
         // (atomics holding 0), so the memory is initialised afterwards.
         unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        BucketArray {
+        Some(BucketArray {
             ptr,
             len: layout.size() / std::mem::size_of::<Bucket>(),
             layout,
-        }
+        })
     }
 
     #[inline(always)]
@@ -208,13 +205,41 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket), cleared.
+    ///
+    /// # Panics
+    ///
+    /// If the table cannot be allocated; sizes that come from a user go through
+    /// [`TranspositionTable::try_new`] instead.
     pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: BucketArray::new(n),
-            age: AtomicU64::new(0),
+        match TranspositionTable::try_new(mib) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
         }
+    }
+
+    /// A table of about `mib` mebibytes (at least one bucket), cleared; refused when the
+    /// machine cannot give that much now (see [`super::max_hash_mib`]) or the allocator fails.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, HashError> {
+        TranspositionTable::try_new_within(mib, max_hash_mib())
+    }
+
+    /// As [`TranspositionTable::try_new`], with `limit_mib` as the most this machine can give.
+    pub fn try_new_within(mib: usize, limit_mib: u64) -> Result<TranspositionTable, HashError> {
+        let mib = mib.max(1);
+        let refused = HashError {
+            requested_mib: mib as u64,
+            available_mib: limit_mib,
+        };
+        if mib as u64 > limit_mib {
+            return Err(refused);
+        }
+        let bytes = mib.checked_mul(1 << 20).ok_or_else(|| refused.clone())?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = BucketArray::try_new(n).ok_or(refused)?;
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        })
     }
 
     /// Size in bytes.
@@ -395,6 +420,22 @@ mod tests {
         assert_eq!(hit.move_index, Some(5));
         assert_eq!(hit.depth, Depth(4));
         assert_eq!(hit.eval, None);
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused_not_fatal() {
+        // These used to abort ("memory allocation of ... failed") or panic ("index out of
+        // bounds: the len is 0") in the allocation's size arithmetic.
+        for mib in [usize::MAX, 1 << 44, 100_000, 33] {
+            let e = TranspositionTable::try_new_within(mib, 32).expect_err("too large");
+            assert_eq!(e.requested_mib, mib as u64);
+            assert_eq!(e.available_mib, 32);
+        }
+        let e = TranspositionTable::try_new_within(usize::MAX, u64::MAX).expect_err("overflow");
+        assert!(e.to_string().contains(&usize::MAX.to_string()), "{e}");
+        let tt = TranspositionTable::try_new_within(2, 2).expect("fits");
+        assert_eq!(tt.bytes(), 2 << 20);
+        assert!(BucketArray::try_new(usize::MAX / 64 + 1).is_none());
     }
 
     #[test]

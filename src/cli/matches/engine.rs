@@ -208,12 +208,37 @@ impl HubEngine {
         }
         self.send("init")?;
         let deadline = Instant::now() + timeout;
+        // An engine answers a `set-param` it refuses (an unknown name, a value out of range,
+        // a table it cannot allocate) with `error`, before its `ready`: the match must not go
+        // on with settings other than those asked for, so the refusal ends it, shown as is.
+        let mut refusals = Vec::new();
         loop {
             let line = self.read_line(deadline)?;
-            if lex(&line).is_ok_and(|l| l.command == "ready") {
-                return Ok(());
+            match lex(&line) {
+                Ok(l) if l.command == "ready" => break,
+                Ok(l) if l.command == "error" => {
+                    refusals.push(l.value("message").unwrap_or(line.as_str()).to_owned());
+                }
+                _ => {}
             }
         }
+        if refusals.is_empty() {
+            return Ok(());
+        }
+        let asked: Vec<String> = spec
+            .options
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        Err(EngineFailure::Crashed(format!(
+            "the engine refused its settings ({}): {}",
+            if asked.is_empty() {
+                "variant".to_owned()
+            } else {
+                asked.join(", ")
+            },
+            refusals.join("; ")
+        )))
     }
 
     /// Whether the engine advertised a parameter called `name`.

@@ -204,6 +204,12 @@ fn referee_config(opts: &MatchOptions) -> Result<RefereeConfig, CliError> {
             return Err(CliError("give --movetime or --time, not both".into()));
         }
         (Some(s), None) => Some(TimeControl::MoveTime(positive("--movetime", s)?)),
+        // A clock of zero would lose every game on its first move: refused.
+        (None, Some(t)) if t <= 0.0 => {
+            return Err(CliError(format!(
+                "--time must be a number of seconds above 0, up to 1000000, not {t}"
+            )));
+        }
         (None, Some(t)) => Some(TimeControl::Clock {
             time: positive("--time", t)?,
             inc: positive("--inc", opts.inc)?,

@@ -105,6 +105,25 @@ fn level_lines(config: &RefereeConfig, clock_left: f64) -> Vec<String> {
     lines
 }
 
+/// The clock after a move that took `used` seconds with `clock_left` left: the increment is
+/// added, or the move loses on time when the clock went below zero by more than `grace`.
+///
+/// A clock below zero stays below zero (the engine is told `time=0`): the grace is one
+/// tolerance for the whole game, for pipe latency and scheduling, not a fresh allowance per
+/// move (issue 21: resetting the clock to zero let an engine out of time play whole games).
+fn charge_clock(clock_left: f64, used: f64, inc: f64, grace: Duration) -> Result<f64, String> {
+    let left = clock_left - used;
+    if left < -grace.as_secs_f64() {
+        return Err(format!(
+            "time forfeit (used {used:.3} s with {clock_left:.3} s left, {:.3} s past the \
+             clock; the tolerance is {:.3} s)",
+            -left,
+            grace.as_secs_f64()
+        ));
+    }
+    Ok(left + inc)
+}
+
 /// Tracks the engines' scores for adjudication.
 #[derive(Default)]
 struct ScoreWatch {
@@ -252,7 +271,7 @@ pub fn play_game<G: Game>(
         let clock_left = clocks[side.index()];
         let timeout = match config.time_control {
             Some(TimeControl::Clock { .. }) => {
-                Duration::from_secs_f64(clock_left.max(0.0)) + config.grace
+                Duration::from_secs_f64((clock_left + config.grace.as_secs_f64()).max(0.0))
             }
             _ => config.move_timeout,
         };
@@ -273,12 +292,10 @@ pub fn play_game<G: Game>(
         };
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {
             let used = answer.elapsed.as_secs_f64();
-            let left = clock_left - used;
-            if left < -config.grace.as_secs_f64() {
-                let why = format!("time forfeit (used {used:.3} s with {clock_left:.3} s left)");
-                return forfeit(side, why, false, pdn_moves);
+            match charge_clock(clock_left, used, inc, config.grace) {
+                Ok(left) => clocks[side.index()] = left,
+                Err(why) => return forfeit(side, why, false, pdn_moves),
             }
-            clocks[side.index()] = left.max(0.0) + inc;
         }
         let Some(text) = answer.mv else {
             return forfeit(side, "no move (bare done)".into(), false, pdn_moves);
@@ -352,6 +369,23 @@ mod tests {
         }
         let (r, _) = w.update(&ADJ, Side::Black, Some(0.05), 6).unwrap();
         assert_eq!(r, PdnResult::Draw);
+    }
+
+    #[test]
+    fn a_clock_below_zero_is_not_refilled() {
+        let grace = Duration::from_millis(20);
+        // 15 ms over: within the tolerance, and the debt is kept.
+        let left = charge_clock(0.010, 0.025, 0.0, grace).expect("within the tolerance");
+        assert!((left + 0.015).abs() < 1e-9, "{left}");
+        // 10 ms more: 25 ms past the clock, lost, although this move alone took 10 ms.
+        let why = charge_clock(left, 0.010, 0.0, grace).expect_err("lost on time");
+        assert!(why.contains("time forfeit"), "{why}");
+        assert!(why.contains("tolerance is 0.020 s"), "{why}");
+        // `--time 0`: the first move that takes longer than the tolerance loses.
+        assert!(charge_clock(0.0, 0.021, 0.0, grace).is_err());
+        // The increment pays the debt back.
+        let left = charge_clock(0.0, 0.015, 0.05, grace).expect("within the tolerance");
+        assert!((left - 0.035).abs() < 1e-9, "{left}");
     }
 
     #[test]

@@ -363,6 +363,8 @@ impl GameVisitor for PlayJob<'_> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
+        crate::cli::check_depth(o.depth)?;
+        crate::cli::check_movetime(o.movetime)?;
         let initial = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let mut limits = Limits::default();
         if let Some(d) = o.depth {
@@ -380,7 +382,7 @@ impl GameVisitor for PlayJob<'_> {
             },
             record: initial.clone(),
             initial,
-            searcher: Searcher::<G>::new(o.hash_mib, 1),
+            searcher: Searcher::<G>::try_new(o.hash_mib, 1)?,
             limits,
         };
         game.run(self.input, self.out)

@@ -70,10 +70,16 @@ pub struct Engine {
 impl Engine {
     /// Starts `polydam hub` (or bare `polydam` when `bare`).
     pub fn start_with(bare: bool) -> Engine {
+        Engine::start_with_env(bare, &[])
+    }
+
+    /// Starts `polydam hub` (or bare `polydam` when `bare`) with these environment variables.
+    pub fn start_with_env(bare: bool, vars: &[(&str, &str)]) -> Engine {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_polydam"));
         if !bare {
             cmd.arg("hub");
         }
+        cmd.envs(vars.iter().copied());
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
