@@ -10,6 +10,7 @@ use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
 use super::rules::{Goal, Numbering, Promotion, Rules};
 use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use crate::text::truncate;
 
 /// Internal square index (0-based) of the variant's square number `n` (1-based).
 pub fn internal_of_number<R: Rules>(n: usize) -> Option<usize> {
@@ -187,15 +188,6 @@ impl std::error::Error for SetupError {}
 impl From<SetupError> for PositionError {
     fn from(e: SetupError) -> Self {
         PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
     }
 }
 

@@ -15,6 +15,7 @@ use polydam_tables::hex::HexGeometry;
 
 use super::movegen::{self, cells, reach_targets, walk, Kind, Move, Position, MAX_SIZE};
 use crate::game::{Duplicates, MoveError, Side};
+use crate::text::truncate;
 
 /// The name of `cell` (`d1`).
 pub fn cell_name(g: &HexGeometry, cell: u8) -> String {
@@ -46,15 +47,6 @@ pub fn parse_cell(g: &HexGeometry, text: &str) -> Result<u8, String> {
             "'{}' is not a cell (a column letter a-{last_col} and a number, e.g. d1)",
             truncate(t)
         )),
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
     }
 }
 

@@ -24,6 +24,7 @@ use super::movegen::{self, capture_paths, CapturePath};
 use super::position::{Move, Position};
 use super::rules::Rules;
 use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use crate::text::truncate;
 
 /// The algebraic name of bit index `sq` (`0` -> `a1`).
 pub fn square_name(sq: u8) -> String {
@@ -123,15 +124,6 @@ impl std::error::Error for SetupError {}
 impl From<SetupError> for PositionError {
     fn from(e: SetupError) -> Self {
         PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
     }
 }
 

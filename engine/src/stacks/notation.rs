@@ -12,6 +12,7 @@ use polydam_tables::diagonal::EIGHT;
 
 use super::movegen::{self, bits, capture_in, range_of, Move, Position, MASK, MAX_SIZE};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
+use crate::text::truncate;
 
 /// The start position: card "White: 12 stacks of size 1 on 21-32; Black: 12 on 1-12. White
 /// moves first."
@@ -102,15 +103,6 @@ impl std::error::Error for SetupError {}
 impl From<SetupError> for crate::game::PositionError {
     fn from(e: SetupError) -> Self {
         crate::game::PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
     }
 }
 
