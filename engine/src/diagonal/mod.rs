@@ -14,6 +14,7 @@ use std::marker::PhantomData;
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
+pub use notation::SetupError;
 pub use position::{Move, Position};
 use rules::{Goal, Rules};
 

@@ -9,7 +9,7 @@ use std::fmt;
 use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
 use super::rules::{Goal, Numbering, Promotion, Rules};
-use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use crate::game::{Duplicates, MoveError, MoveStyle, Side};
 use crate::text::truncate;
 
 /// Internal square index (0-based) of the variant's square number `n` (1-based).
@@ -184,12 +184,6 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
-
-impl From<SetupError> for PositionError {
-    fn from(e: SetupError) -> Self {
-        PositionError(e.to_string())
-    }
-}
 
 /// An unchecked position: pieces by internal square, and the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

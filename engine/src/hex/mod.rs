@@ -23,6 +23,7 @@ use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use movegen::{Kind, Move, Position};
+pub use notation::SetupError;
 
 /// The board of one hex Seesaw variant.
 pub trait HexBoard: Copy + Send + Sync + 'static {

@@ -93,12 +93,6 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-impl From<SetupError> for crate::game::PositionError {
-    fn from(e: SetupError) -> Self {
-        crate::game::PositionError(e.to_string())
-    }
-}
-
 /// The start position. Card: "South (White) has one tile with a 1-stack on it in the bottom
 /// corner; North (Black) the same in the top corner. South moves first".
 pub fn start(g: &HexGeometry) -> Position {

@@ -22,6 +22,7 @@ use std::marker::PhantomData;
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
+pub use notation::SetupError;
 pub use position::{Move, Position};
 use rules::Rules;
 

@@ -23,7 +23,7 @@ use std::fmt;
 use super::movegen::{self, capture_paths, CapturePath};
 use super::position::{Move, Position};
 use super::rules::Rules;
-use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use crate::game::{Duplicates, MoveError, MoveStyle, Side};
 use crate::text::truncate;
 
 /// The algebraic name of bit index `sq` (`0` -> `a1`).
@@ -120,12 +120,6 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
-
-impl From<SetupError> for PositionError {
-    fn from(e: SetupError) -> Self {
-        PositionError(e.to_string())
-    }
-}
 
 /// An unchecked position: pieces by square, and the side to move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -20,6 +20,7 @@ use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use movegen::{Move, Position};
+pub use notation::SetupError;
 
 /// The stack-draughts family; its one variant is `seesaw-draughts`.
 #[derive(Clone, Copy, Debug, Default)]

@@ -100,12 +100,6 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
-impl From<SetupError> for crate::game::PositionError {
-    fn from(e: SetupError) -> Self {
-        crate::game::PositionError(e.to_string())
-    }
-}
-
 /// An unchecked position: stacks as (square number, owner, size), and the side to move.
 #[derive(Clone, Debug, Default)]
 pub struct Setup {
