@@ -15,6 +15,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
@@ -22,9 +23,9 @@ use std::marker::PhantomData;
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
-pub use notation::SetupError;
 pub use position::{Move, Position};
 use rules::Rules;
+pub use setup::{Setup, SetupError};
 
 /// The orthogonal family instantiated for the variant `R`.
 #[derive(Clone, Copy, Debug, Default)]
