@@ -14,13 +14,14 @@
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod setup;
 pub mod view;
 
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use movegen::{Move, Position};
-pub use notation::SetupError;
+pub use setup::{Setup, SetupError};
 
 /// The stack-draughts family; its one variant is `seesaw-draughts`.
 #[derive(Clone, Copy, Debug, Default)]
