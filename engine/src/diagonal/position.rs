@@ -98,6 +98,31 @@ impl Position {
     pub fn occupied(&self) -> u64 {
         self.pieces[0] | self.pieces[1]
     }
+
+    /// The pieces (men and kings) of `side`, one bit per square in the layout of
+    /// [`polydam_tables::diagonal`].
+    #[inline]
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.pieces[side.index()]
+    }
+
+    /// The kings of both sides.
+    #[inline]
+    pub fn kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// The position after `mv` (copy-make).

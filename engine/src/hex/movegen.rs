@@ -247,6 +247,42 @@ impl Position {
     pub fn occupied(&self) -> u64 {
         self.stacks[0] | self.stacks[1]
     }
+
+    /// The stacks of `side`, one bit per cell.
+    #[inline]
+    pub fn stacks(&self, side: Side) -> u64 {
+        self.stacks[side.index()]
+    }
+
+    /// The tiles of colour `side`, covered or not.
+    #[inline]
+    pub fn tiles(&self, side: Side) -> u64 {
+        self.tiles[side.index()]
+    }
+
+    /// The size of the stack on `cell` (0 if none stands there).
+    #[inline]
+    pub fn size_at(&self, cell: u8) -> u8 {
+        self.sizes[cell as usize]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Whether the previous move was a pass (a second pass in a row draws).
+    #[inline]
+    pub fn passed(&self) -> bool {
+        self.passed
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// Whether a stack of `size` of `side` ending its turn on `to` gains a disc. Card: "an odd

@@ -87,6 +87,30 @@ impl Position {
         self.pieces[0] | self.pieces[1]
     }
 
+    /// The pieces (men and kings) of `side`, bit `8 * rank + file` per square.
+    #[inline]
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.pieces[side.index()]
+    }
+
+    /// The kings of both sides.
+    #[inline]
+    pub fn kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
     /// The same position with the board turned by 180 degrees, the colours swapped and the
     /// other side to move: what the side to move sees as the opponent sees it. Every rule of the
     /// family is invariant under this map (Harzdame's zones included), so legal moves,

@@ -188,6 +188,25 @@ impl Position {
     pub fn size_at(&self, bit: u32) -> u8 {
         self.sizes[bit as usize]
     }
+
+    /// The stacks of `side`, one bit per square in the layout of
+    /// [`polydam_tables::diagonal::EIGHT`].
+    #[inline]
+    pub fn stacks(&self, side: Side) -> u64 {
+        self.stacks[side.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 /// The position after `mv` (copy-make, incremental key).
