@@ -38,9 +38,7 @@ impl<R: Rules> Game for Orthogonal<R> {
     const NAME: &'static str = R::NAME;
 
     fn start() -> Position {
-        // The start FENs are constants checked by the test suite; an empty board is never
-        // reached in practice.
-        notation::parse_any::<R>("start").unwrap_or_else(|_| Position::empty(Side::White))
+        notation::start::<R>()
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

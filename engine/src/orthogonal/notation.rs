@@ -146,6 +146,28 @@ pub fn parse_pos_string(text: &str) -> Result<Setup, SetupError> {
     Ok(setup)
 }
 
+/// The variant's start position, read from its start FEN (a constant of its rule sheet).
+///
+/// # Panics
+///
+/// If that FEN is not a valid position of the variant: a bug in the sheet, which the tests
+/// catch for every registered variant (there is no fallback board).
+pub fn start<R: Rules>() -> Position {
+    match read_start::<R>() {
+        Ok(pos) => pos,
+        Err(e) => panic!(
+            "{}: start FEN '{}' is invalid: {e}",
+            R::NAME,
+            R::INFO.start_fen
+        ),
+    }
+}
+
+/// The start position, or why the variant's start FEN does not read.
+fn read_start<R: Rules>() -> Result<Position, SetupError> {
+    parse_fen(R::INFO.start_fen)?.position::<R>()
+}
+
 /// Reads a position in any accepted form: `start`, a position string or a FEN.
 pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
     let t = text.trim();
@@ -153,7 +175,7 @@ pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
         return Err(SetupError::Empty);
     }
     if t == "start" {
-        return parse_fen(R::INFO.start_fen)?.position::<R>();
+        return read_start::<R>();
     }
     let setup = if t.contains(':') {
         parse_fen(t)?

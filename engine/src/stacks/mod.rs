@@ -34,8 +34,7 @@ impl Game for SeesawDraughts {
     const NAME: &'static str = "seesaw-draughts";
 
     fn start() -> Position {
-        // START_FEN is a constant checked by the tests; the empty board is never reached.
-        notation::parse_any("start").unwrap_or_else(|_| Position::empty(Side::White))
+        notation::start()
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

@@ -17,6 +17,20 @@ use crate::text::truncate;
 /// moves first."
 pub const START_FEN: &str = "W:W21-32:B1-12";
 
+/// The start position, [`START_FEN`], built square by square (a unit test checks that the
+/// FEN reads as the same position).
+pub fn start() -> Position {
+    let mut pos = Position::empty(Side::White);
+    for n in 1..=12 {
+        pos.put(Side::Black, EIGHT.bit_index(n - 1), 1);
+    }
+    for n in 21..=32 {
+        pos.put(Side::White, EIGHT.bit_index(n - 1), 1);
+    }
+    pos.hash = pos.compute_hash();
+    pos
+}
+
 /// Bit index of square number `n` (1-32), or `None`.
 pub fn bit_of_number(n: usize) -> Option<u32> {
     (1..=32).contains(&n).then(|| EIGHT.bit_index(n - 1))
@@ -167,7 +181,7 @@ pub fn parse_any(text: &str) -> Result<Position, SetupError> {
         return Err(SetupError::Empty);
     }
     if t == "start" {
-        return parse_fen(START_FEN)?.position();
+        return Ok(start());
     }
     let setup = if t.contains(':') {
         parse_fen(t)?
@@ -403,5 +417,17 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
                 .map(|m| move_text(pos, m, MoveStyle::Hub))
                 .collect(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_fen_reads_as_the_start_position() {
+        let read = parse_fen(START_FEN).and_then(|s| s.position());
+        assert_eq!(read, Ok(start()));
+        assert_eq!(fen(&start()), START_FEN);
     }
 }
