@@ -15,3 +15,4 @@ mod perft;
 mod search;
 mod seesaw_playouts;
 mod seesaw_rules;
+mod setups;
