@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use polydam_engine::diagonal::rules::*;
-use polydam_engine::diagonal::{Diagonal, Move, Position};
+use polydam_engine::diagonal::{Diagonal, Position, Setup};
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Side};
 use polydam_tables::diagonal::TEN;
 use rand::rngs::SmallRng;
@@ -163,17 +163,18 @@ fn constitutional_captures_are_unaffected() {
     assert_eq!(moves::<C>(fen).len(), 7);
 }
 
-/// A random legal-looking 10x10 position with many kings.
-fn random_position(rng: &mut SmallRng) -> Position {
-    let mut pos = Position::empty(if rng.gen_bool(0.5) {
+/// A random legal-looking 10x10 setup with many kings.
+fn random_setup(rng: &mut SmallRng) -> Setup {
+    let mut setup = Setup::new(if rng.gen_bool(0.5) {
         Side::White
     } else {
         Side::Black
     });
+    let mut occupied = 0u64;
     for _ in 0..rng.gen_range(4..24) {
         let s = rng.gen_range(0..TEN.squares());
         let bit = TEN.bit_of_square(s);
-        if pos.occupied() & bit != 0 {
+        if occupied & bit != 0 {
             continue;
         }
         let side = rng.gen_range(0..2usize);
@@ -183,19 +184,23 @@ fn random_position(rng: &mut SmallRng) -> Position {
         if !king && ((side == 0 && row == 0) || (side == 1 && row == 9)) {
             continue;
         }
-        pos.pieces[side] |= bit;
-        if king {
-            pos.kings |= bit;
-        }
+        occupied |= bit;
+        let owner = if side == 0 { Side::White } else { Side::Black };
+        setup.pieces.push((s, owner, king));
     }
-    // Any 10x10 rule set: only the key and the men's terms are recomputed.
-    pos.refresh::<International>();
-    pos
+    setup
 }
 
-fn move_set<G: Game<Position = Position, Move = Move>>(pos: &Position) -> BTreeSet<(u8, u8, u64)> {
+/// The position of `setup` for variant `R` (its key and evaluation terms are `R`'s).
+fn position<R: Rules>(setup: &Setup) -> Position {
+    Position::from_setup::<R>(setup.clone())
+        .unwrap_or_else(|e| panic!("{}: random setup {setup:?}: {e}", R::NAME))
+}
+
+fn move_set<R: Rules>(setup: &Setup) -> BTreeSet<(u8, u8, u64)> {
+    let pos = position::<R>(setup);
     let mut list = Vec::new();
-    G::generate(pos, Duplicates::Drop, &mut list);
+    Diagonal::<R>::generate(&pos, Duplicates::Drop, &mut list);
     list.iter().map(|m| (m.from, m.to, m.captured)).collect()
 }
 
@@ -217,13 +222,14 @@ fn halt_moves_subset_of_dbc_and_dbc_captures_subset_of_international_over_random
     let mut with_captures = 0;
     let mut restricted = 0;
     for _ in 0..20_000 {
-        let pos = random_position(&mut rng);
-        let dbc = move_set::<D>(&pos);
+        let setup = random_setup(&mut rng);
+        let pos = position::<Dbc>(&setup);
+        let dbc = move_set::<Dbc>(&setup);
         for halt in [
-            move_set::<Dk>(&pos),
-            move_set::<Dkl>(&pos),
-            move_set::<Dh>(&pos),
-            move_set::<Dh2>(&pos),
+            move_set::<DbcKiller>(&setup),
+            move_set::<DbcKillerLight>(&setup),
+            move_set::<DbcHalt>(&setup),
+            move_set::<DbcHalt2>(&setup),
         ] {
             assert!(
                 halt.is_subset(&dbc),
@@ -236,13 +242,13 @@ fn halt_moves_subset_of_dbc_and_dbc_captures_subset_of_international_over_random
             with_captures += 1;
             // Every dbc capture is a complete International capture sequence; and when both
             // games take the same number of pieces, the dbc captures are International moves.
-            let free = move_set::<Diagonal<InternationalFree>>(&pos);
+            let free = move_set::<InternationalFree>(&setup);
             assert!(
                 dbc.is_subset(&free),
                 "dbc capture not an International sequence in {}",
                 D::fen(&pos)
             );
-            let intl = move_set::<Intl>(&pos);
+            let intl = move_set::<International>(&setup);
             let count =
                 |s: &BTreeSet<(u8, u8, u64)>| s.iter().map(|m| m.2.count_ones()).max().unwrap_or(0);
             if count(&intl) == count(&dbc) {
@@ -253,9 +259,9 @@ fn halt_moves_subset_of_dbc_and_dbc_captures_subset_of_international_over_random
                 );
             }
         }
-        let cons = move_set::<C>(&pos);
+        let cons = move_set::<Constitutional>(&setup);
         assert!(
-            cons.is_subset(&move_set::<Intl>(&pos)),
+            cons.is_subset(&move_set::<International>(&setup)),
             "constitutional not a subset in {}",
             C::fen(&pos)
         );

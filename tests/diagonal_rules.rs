@@ -203,7 +203,7 @@ fn spanish_most_pieces_then_most_kings() {
     let mut list = Vec::new();
     S::generate(&pos, Duplicates::Drop, &mut list);
     assert!(
-        list.iter().all(|m| m.captured & pos.kings != 0),
+        list.iter().all(|m| m.captured & pos.kings() != 0),
         "Spanish must take the king"
     );
     assert_eq!(list.len(), 1);

@@ -7,7 +7,7 @@
 use crate::support::perft_rows;
 use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::orthogonal::rules::*;
-use polydam_engine::orthogonal::{movegen, Orthogonal, Position};
+use polydam_engine::orthogonal::{movegen, Orthogonal, Position, Setup};
 use polydam_engine::variants::{dispatch, lookup, Family, GameVisitor};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -119,9 +119,9 @@ mod naive {
         let mut c = [Cell::Empty; 64];
         for (sq, cell) in c.iter_mut().enumerate() {
             let b = 1u64 << sq;
-            for side in 0..2 {
-                if pos.pieces[side] & b != 0 {
-                    *cell = if pos.kings & b != 0 {
+            for (side, owner) in [Side::White, Side::Black].into_iter().enumerate() {
+                if pos.pieces(owner) & b != 0 {
+                    *cell = if pos.kings() & b != 0 {
                         Cell::King(side)
                     } else {
                         Cell::Man(side)
@@ -292,7 +292,7 @@ mod naive {
 
     /// The legal moves as sorted (from, to, captured, crowns), duplicate paths merged.
     pub fn legal(sheet: &RuleSheet, pos: &Position) -> Vec<(u8, u8, u64, bool)> {
-        let side = pos.side.index();
+        let side = pos.side_to_move().index();
         let mut board = cells(pos);
         let mut moves: Vec<(u8, u8, u64, bool)> = Vec::new();
         let mut best = 0;
@@ -501,28 +501,26 @@ fn compare<R: Rules>(pos: &Position) -> bool {
 
 /// A random position: a few men and kings per side, men outside their own zone.
 fn random_position<R: Rules>(rng: &mut SmallRng) -> Position {
-    let mut pos = Position::empty(if rng.gen_bool(0.5) {
+    let mut setup = Setup::new(if rng.gen_bool(0.5) {
         Side::White
     } else {
         Side::Black
     });
-    for side in 0..2 {
+    let mut occupied = 0u64;
+    for (side, owner) in [Side::White, Side::Black].into_iter().enumerate() {
         let n = rng.gen_range(1..=10);
         for _ in 0..n {
             let sq = rng.gen_range(0..64u32);
             let b = 1u64 << sq;
-            if pos.occupied() & b != 0 {
+            if occupied & b != 0 {
                 continue;
             }
             let king = rng.gen_bool(0.35) || R::SHEET.zone[side] & b != 0;
-            pos.pieces[side] |= b;
-            if king {
-                pos.kings |= b;
-            }
+            occupied |= b;
+            setup.pieces.push((sq as u8, owner, king));
         }
     }
-    pos.hash = pos.compute_hash();
-    pos
+    Position::from_setup::<R>(setup).unwrap_or_else(|e| panic!("{}: random setup: {e}", R::NAME))
 }
 
 fn cross_check<R: Rules>(seed: u64) {
@@ -546,7 +544,7 @@ fn cross_check<R: Rules>(seed: u64) {
     for _ in 0..1500 {
         let pos = random_position::<R>(&mut rng);
         let capture = compare::<R>(&pos);
-        king_captures += (capture && pos.kings & pos.pieces[pos.side.index()] != 0) as usize;
+        king_captures += (capture && pos.kings() & pos.pieces(pos.side_to_move()) != 0) as usize;
     }
     // The comparison must have seen plenty of captures, by men and by kings.
     assert!(captures > 100, "{}: {captures} capture positions", R::NAME);

@@ -6,7 +6,7 @@
 //! Moves are listed in Hub form (from, to, captured squares in alphabetical order); a move that
 //! crowns carries `=K` (a marker of these tests only, not of the notation).
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome};
+use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
 use polydam_engine::orthogonal::rules::*;
 use polydam_engine::orthogonal::{notation, Orthogonal, Position};
 use rand::rngs::SmallRng;
@@ -541,7 +541,10 @@ fn move_parse_errors_are_typed() {
 fn invariants<R: Rules>(games: usize, seed: u64) -> usize {
     type G<R> = Orthogonal<R>;
     let start = G::<R>::start();
-    assert_eq!(start.pieces[0].count_ones(), start.pieces[1].count_ones());
+    assert_eq!(
+        start.pieces(Side::White).count_ones(),
+        start.pieces(Side::Black).count_ones()
+    );
     assert_eq!(G::<R>::fen(&start), R::INFO.start_fen, "{}", R::NAME);
     assert_eq!(
         G::<R>::parse_position(&G::<R>::fen(&start)),
@@ -563,7 +566,7 @@ fn invariants<R: Rules>(games: usize, seed: u64) -> usize {
         let mut pos = start;
         for _ in 0..200 {
             assert_eq!(
-                pos.hash,
+                pos.hash(),
                 pos.compute_hash(),
                 "{}: {}",
                 R::NAME,

@@ -705,55 +705,36 @@ fn seesaw_draughts_generator_matches_a_naive_reference() {
 fn sd_mirror(
     pos: &polydam_engine::stacks::Position,
 ) -> Result<polydam_engine::stacks::Position, String> {
-    use polydam_engine::stacks::notation::{bit_of_number, number_of_bit};
-    use polydam_engine::stacks::Position;
-    let mut m = Position::empty(pos.side.opponent());
-    for (c, side) in [polydam_engine::Side::White, polydam_engine::Side::Black]
-        .into_iter()
-        .enumerate()
-    {
-        let mut b = pos.stacks[c];
-        while b != 0 {
-            let bit = b.trailing_zeros();
-            b &= b - 1;
-            let n = number_of_bit(bit);
-            let to = bit_of_number(33 - n).ok_or("square")?;
-            m.put(side.opponent(), to, pos.sizes[bit as usize]);
-        }
+    use polydam_engine::stacks::{Position, Setup};
+    let mut m = Setup::new(pos.side_to_move().opponent());
+    for (n, owner, size) in pos.to_setup().stacks {
+        m.stacks.push((33 - n, owner.opponent(), size));
     }
-    m.hash = m.compute_hash();
-    Ok(m)
+    Position::from_setup(m).map_err(|e| e.to_string())
 }
 
-fn hex_mirror(
-    g: &polydam_tables::hex::HexGeometry,
+fn hex_mirror<B: polydam_engine::hex::HexBoard>(
     pos: &polydam_engine::hex::Position,
 ) -> Result<polydam_engine::hex::Position, String> {
-    use polydam_engine::hex::Position;
-    let flip = |c: usize| -> Result<usize, String> {
-        let (col, num) = g.name_parts(c as u8);
+    use polydam_engine::hex::{Position, Setup};
+    let g = B::GEOMETRY;
+    let flip = |c: u8| -> Result<u8, String> {
+        let (col, num) = g.name_parts(c);
         let x = col as i32 - (g.side - 1);
         let len = (2 * g.side - 1 - x.abs()) as u8;
         g.cell_named(col, len + 1 - num)
-            .map(|c| c as usize)
             .ok_or_else(|| "cell".to_string())
     };
-    let mut m = Position::empty(pos.side.opponent());
-    m.passed = pos.passed;
-    for c in 0..2 {
-        for cell in 0..g.cells {
-            if pos.stacks[c] >> cell & 1 != 0 {
-                let f = flip(cell)?;
-                m.stacks[1 - c] |= 1u64 << f;
-                m.sizes[f] = pos.sizes[cell];
-            }
-            if pos.tiles[c] >> cell & 1 != 0 {
-                m.tiles[1 - c] |= 1u64 << flip(cell)?;
-            }
-        }
+    let mut m = Setup::new(pos.side_to_move().opponent());
+    m.passed = pos.passed();
+    let setup = pos.to_setup();
+    for (cell, owner, size) in setup.stacks {
+        m.stacks.push((flip(cell)?, owner.opponent(), size));
     }
-    m.hash = m.compute_hash();
-    Ok(m)
+    for (cell, colour) in setup.tiles {
+        m.tiles.push((flip(cell)?, colour.opponent()));
+    }
+    Position::from_setup::<B>(m).map_err(|e| e.to_string())
 }
 
 fn symmetric_over_playouts<G: Game>(
@@ -796,10 +777,6 @@ fn seesaw_evaluations_are_colour_symmetric() {
     use polydam_engine::hex::{Hex, Side4, Side5};
     use polydam_engine::stacks::SeesawDraughts;
     symmetric_over_playouts::<SeesawDraughts>(200, 0x5EE5_0300, sd_mirror);
-    symmetric_over_playouts::<Hex<Side4>>(200, 0x5EE5_0301, |p| {
-        hex_mirror(&polydam_tables::hex::SIDE4, p)
-    });
-    symmetric_over_playouts::<Hex<Side5>>(100, 0x5EE5_0302, |p| {
-        hex_mirror(&polydam_tables::hex::SIDE5, p)
-    });
+    symmetric_over_playouts::<Hex<Side4>>(200, 0x5EE5_0301, hex_mirror::<Side4>);
+    symmetric_over_playouts::<Hex<Side5>>(100, 0x5EE5_0302, hex_mirror::<Side5>);
 }

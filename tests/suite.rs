@@ -15,4 +15,5 @@ mod perft;
 mod search;
 mod seesaw_playouts;
 mod seesaw_rules;
+mod setups;
 mod support;

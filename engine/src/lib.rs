@@ -21,6 +21,7 @@ pub mod orthogonal;
 pub mod perft;
 pub mod search;
 pub mod stacks;
+mod text;
 pub mod variants;
 pub mod view;
 

@@ -617,40 +617,23 @@ mod tests {
     use crate::diagonal::rules::{
         Antidraughts, Breakthrough, Constitutional, English, International, Russian,
     };
-    use crate::diagonal::{Diagonal, Move};
+    use crate::diagonal::{Diagonal, Move, Setup};
     use crate::game::{Duplicates, Game};
 
-    fn mirrored<R: Rules>(p: &Position, squares: usize, g: Geometry) -> Position {
-        let mut pieces = [0u64; 2];
-        let mut kings = 0u64;
-        for s in 0..squares {
-            let b = g.bit_of_square(s);
-            let t = g.bit_of_square(squares - 1 - s);
-            for side in 0..2 {
-                if p.pieces[side] & b != 0 {
-                    pieces[1 - side] |= t;
-                }
-            }
-            if p.kings & b != 0 {
-                kings |= t;
-            }
+    /// `p` with the board turned, the colours swapped and the other side to move.
+    fn mirrored<R: Rules>(p: &Position) -> Position {
+        let squares = R::SHEET.board.squares();
+        let mut setup = Setup::new(p.side_to_move().opponent());
+        for (s, owner, king) in p.to_setup::<R>().pieces {
+            setup.pieces.push((squares - 1 - s, owner.opponent(), king));
         }
-        let mut q = Position {
-            pieces,
-            kings,
-            side: p.side.opponent(),
-            hash: 0,
-            men_terms: [0, 0],
-        };
-        q.refresh::<R>();
-        q
+        Position::from_setup::<R>(setup).expect("the mirror image of a valid position")
     }
 
     fn check_symmetry<R: Rules>(fens: &[&str]) {
-        let g = R::SHEET.board;
         for fen in fens {
             let p = Diagonal::<R>::parse_position(fen).expect("test position");
-            let q = mirrored::<R>(&p, g.squares(), g);
+            let q = mirrored::<R>(&p);
             assert_eq!(evaluate::<R>(&p), evaluate::<R>(&q), "{fen}");
         }
     }

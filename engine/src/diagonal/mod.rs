@@ -7,6 +7,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
@@ -16,6 +17,7 @@ use crate::game::{
 };
 pub use position::{Move, Position};
 use rules::{Goal, Rules};
+pub use setup::{Setup, SetupError};
 
 /// The diagonal family instantiated for the variant `R`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -28,9 +30,7 @@ impl<R: Rules> Game for Diagonal<R> {
     const NAME: &'static str = R::NAME;
 
     fn start() -> Position {
-        // The start FENs are constants checked by the test suite; an empty board is never
-        // reached in practice.
-        notation::parse_any::<R>("start").unwrap_or_else(|_| Position::empty(Side::White))
+        notation::start::<R>()
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

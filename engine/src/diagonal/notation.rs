@@ -1,15 +1,14 @@
 //! Notation of the diagonal family: square numbering per variant, PDN FEN, Hub position
 //! strings, and moves in Hub and PDN form.
 //!
-//! Parsing goes through [`Setup`], an unchecked list of pieces; [`Setup::into_position`]
+//! Parsing goes through [`Setup`], an unchecked list of pieces; [`Position::from_setup`]
 //! validates it and returns a [`SetupError`] that says exactly what is wrong.
-
-use std::fmt;
-
 use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
-use super::rules::{Goal, Numbering, Promotion, Rules};
-use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use super::rules::{Numbering, Promotion, Rules};
+use super::setup::{Setup, SetupError};
+use crate::game::{Duplicates, MoveError, MoveStyle, Side};
+use crate::text::truncate;
 
 /// Internal square index (0-based) of the variant's square number `n` (1-based).
 pub fn internal_of_number<R: Rules>(n: usize) -> Option<usize> {
@@ -122,136 +121,6 @@ fn square_text<R: Rules>(bit: u64, style: MoveStyle) -> String {
     }
 }
 
-/// What is wrong with a position given as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The text is empty.
-    Empty,
-    /// The side to move is not `W` or `B`.
-    BadSide(String),
-    /// A Hub string of the wrong length.
-    BadLength { got: usize, want: usize },
-    /// A character that is not a piece code in a Hub string.
-    BadPieceChar { ch: char, index: usize },
-    /// A FEN section or square that cannot be read.
-    BadToken(String),
-    /// A square named twice.
-    SquareTwice(usize),
-    /// A man on the row where it would already have been crowned.
-    ManOnPromotionRow { side: Side, square: usize },
-    /// More pieces than a side starts with.
-    TooManyPieces {
-        side: Side,
-        count: usize,
-        max: usize,
-    },
-    /// Breakthrough: the side to move already owns a king, so the game ended before this.
-    BreakthroughKingToMove,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Empty => write!(f, "empty position"),
-            SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
-            }
-            SetupError::BadLength { got, want } => write!(
-                f,
-                "position string has {got} characters; this board needs {want} (side to move and one per square)"
-            ),
-            SetupError::BadPieceChar { ch, index } => write!(
-                f,
-                "character '{ch}' at position {index} is not a piece code (w, b, W, B or e)"
-            ),
-            SetupError::BadToken(t) => f.write_str(t),
-            SetupError::SquareTwice(n) => write!(f, "square {n} is given twice"),
-            SetupError::ManOnPromotionRow { side, square } => write!(
-                f,
-                "{} man on square {square}, its promotion row: it would already be a king",
-                side.name()
-            ),
-            SetupError::TooManyPieces { side, count, max } => {
-                write!(f, "{} has {count} pieces; at most {max} are possible", side.name())
-            }
-            SetupError::BreakthroughKingToMove => write!(
-                f,
-                "breakthrough: the side to move already has a king, so the game is over"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-impl From<SetupError> for PositionError {
-    fn from(e: SetupError) -> Self {
-        PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
-    }
-}
-
-/// An unchecked position: pieces by internal square, and the side to move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Setup {
-    /// The side to move (`None` until read).
-    pub side: Option<Side>,
-    /// (internal square, side, is king) for every piece.
-    pub pieces: Vec<(usize, Side, bool)>,
-}
-
-impl Setup {
-    /// Validates the setup for variant `R`.
-    pub fn into_position<R: Rules>(self) -> Result<Position, SetupError> {
-        let g = R::SHEET.board;
-        let side = self
-            .side
-            .ok_or_else(|| SetupError::BadSide(String::new()))?;
-        let mut pos = Position::empty(side);
-        let mut counts = [0usize; 2];
-        let max = g.squares() * 2 / 5;
-        for &(s, owner, king) in &self.pieces {
-            let bit = g.bit_of_square(s);
-            if pos.occupied() & bit != 0 {
-                return Err(SetupError::SquareTwice(number_of_internal::<R>(s)));
-            }
-            if !king && bit & promotion_row::<R>(owner) != 0 {
-                return Err(SetupError::ManOnPromotionRow {
-                    side: owner,
-                    square: number_of_internal::<R>(s),
-                });
-            }
-            pos.pieces[owner.index()] |= bit;
-            if king {
-                pos.kings |= bit;
-            }
-            counts[owner.index()] += 1;
-        }
-        for owner in [Side::White, Side::Black] {
-            if counts[owner.index()] > max {
-                return Err(SetupError::TooManyPieces {
-                    side: owner,
-                    count: counts[owner.index()],
-                    max,
-                });
-            }
-        }
-        if R::SHEET.goal == Goal::FirstKingWins && pos.pieces[side.index()] & pos.kings != 0 {
-            return Err(SetupError::BreakthroughKingToMove);
-        }
-        pos.refresh::<R>();
-        Ok(pos)
-    }
-}
-
 fn parse_side(text: &str) -> Result<Side, SetupError> {
     match text.trim() {
         "W" | "w" => Ok(Side::White),
@@ -272,10 +141,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     }
     let mut sections = body.split(':');
     let side = parse_side(sections.next().unwrap_or(""))?;
-    let mut setup = Setup {
-        side: Some(side),
-        pieces: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     let mut seen_colour = false;
     for section in sections {
         let section = section.trim();
@@ -349,10 +215,7 @@ pub fn parse_hub<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     }
     let mut chars = text.chars();
     let side = parse_side(&chars.next().map(String::from).unwrap_or_default())?;
-    let mut setup = Setup {
-        side: Some(side),
-        pieces: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     for (i, ch) in chars.enumerate() {
         let piece = match ch {
             'w' => Some((Side::White, false)),
@@ -371,6 +234,28 @@ pub fn parse_hub<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     Ok(setup)
 }
 
+/// The variant's start position, read from its start FEN (a constant of its rule sheet).
+///
+/// # Panics
+///
+/// If that FEN is not a valid position of the variant: a bug in the sheet, which the tests
+/// catch for every registered variant (there is no fallback board).
+pub fn start<R: Rules>() -> Position {
+    match read_start::<R>() {
+        Ok(pos) => pos,
+        Err(e) => panic!(
+            "{}: start FEN '{}' is invalid: {e}",
+            R::NAME,
+            R::INFO.start_fen
+        ),
+    }
+}
+
+/// The start position, or why the variant's start FEN does not read.
+fn read_start<R: Rules>() -> Result<Position, SetupError> {
+    parse_fen::<R>(R::INFO.start_fen)?.position::<R>()
+}
+
 /// Reads a position in any accepted form: `start`, a Hub string, or a PDN FEN.
 pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
     let t = text.trim();
@@ -378,7 +263,7 @@ pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
         return Err(SetupError::Empty);
     }
     if t == "start" {
-        return parse_fen::<R>(R::INFO.start_fen)?.into_position::<R>();
+        return read_start::<R>();
     }
     let looks_hub = !t.contains(':') && t.chars().count() == R::SHEET.board.squares() + 1;
     let setup = if looks_hub {
@@ -389,7 +274,7 @@ pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
         // Neither: report as a Hub string of the wrong length, the likelier intent.
         parse_hub::<R>(t)?
     };
-    setup.into_position::<R>()
+    setup.position::<R>()
 }
 
 fn side_letter(side: Side) -> char {

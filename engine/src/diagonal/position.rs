@@ -7,20 +7,24 @@ use super::rules::Rules;
 use crate::game::Side;
 
 /// A diagonal-family position. Bitboards use the layout of [`polydam_tables::diagonal`].
+///
+/// Built for a variant by [`Position::from_setup`] (or by parsing, which goes through it) and
+/// by [`play`]; read through its accessors. Its key and evaluation terms are the variant's:
+/// play it under that variant only.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
     /// Pieces of each side, indexed by [`Side::index`].
-    pub pieces: [u64; 2],
+    pub(crate) pieces: [u64; 2],
     /// Kings of both sides.
-    pub kings: u64,
+    pub(crate) kings: u64,
     /// The side to move.
-    pub side: Side,
+    pub(crate) side: Side,
     /// Zobrist key, kept up to date by [`play`].
-    pub hash: u64,
+    pub(crate) hash: u64,
     /// Each side's men summed through the variant's per-square evaluation table (packed
     /// terms, see `eval::Tables`), kept up to date by [`play`] so that an evaluation need not
-    /// visit the men. Variant-specific: set by [`Position::refresh`] after editing the pieces.
-    pub men_terms: [i64; 2],
+    /// visit the men. Variant-specific: [`Position::from_setup`] computes them for its variant.
+    pub(crate) men_terms: [i64; 2],
 }
 
 /// A move: from, to (bit indices), whether the piece is crowned, and the captured pieces.
@@ -55,7 +59,7 @@ pub(crate) const fn kind(side: usize, king: bool) -> usize {
 
 impl Position {
     /// An empty board with `side` to move.
-    pub fn empty(side: Side) -> Position {
+    pub(crate) fn empty(side: Side) -> Position {
         let mut p = Position {
             pieces: [0, 0],
             kings: 0,
@@ -65,13 +69,6 @@ impl Position {
         };
         p.hash = p.compute_hash();
         p
-    }
-
-    /// Recomputes the fields kept up to date by [`play`] (the key and the men's evaluation
-    /// terms for variant `R`), after the pieces or the side were set directly.
-    pub fn refresh<R: Rules>(&mut self) {
-        self.hash = self.compute_hash();
-        self.men_terms = eval::men_terms_from_scratch::<R>(self);
     }
 
     /// The Zobrist key computed from scratch.
@@ -97,6 +94,31 @@ impl Position {
     #[inline(always)]
     pub fn occupied(&self) -> u64 {
         self.pieces[0] | self.pieces[1]
+    }
+
+    /// The pieces (men and kings) of `side`, one bit per square in the layout of
+    /// [`polydam_tables::diagonal`].
+    #[inline]
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.pieces[side.index()]
+    }
+
+    /// The kings of both sides.
+    #[inline]
+    pub fn kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
 }
 

@@ -13,6 +13,7 @@
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
@@ -23,6 +24,7 @@ use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use movegen::{Kind, Move, Position};
+pub use setup::{Setup, SetupError};
 
 /// The board of one hex Seesaw variant.
 pub trait HexBoard: Copy + Send + Sync + 'static {

@@ -54,21 +54,24 @@ pub const BLACK_TO_MOVE: u64 = keys::<1>(0x5EE5_4E7A_51DE_0001)[0];
 pub const PASSED: u64 = keys::<1>(0x5EE5_4E7A_9A55_0001)[0];
 
 /// A hex Seesaw position.
+///
+/// Built for a board by [`Position::from_setup`] (or by parsing, which goes through it) and by
+/// [`play`]; read through its accessors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
     /// Stacks of each side (South = White = index 0).
-    pub stacks: [u64; 2],
+    pub(crate) stacks: [u64; 2],
     /// Tiles of each colour (covered or not).
-    pub tiles: [u64; 2],
+    pub(crate) tiles: [u64; 2],
     /// Stack size by cell; 0 where no stack stands.
-    pub sizes: [u8; 64],
+    pub(crate) sizes: [u8; 64],
     /// The side to move.
-    pub side: Side,
+    pub(crate) side: Side,
     /// The previous move was a pass (card: "if both players pass in succession the game is
     /// drawn"), so that the position itself tells the search when a second pass ends the game.
-    pub passed: bool,
+    pub(crate) passed: bool,
     /// Zobrist key, kept up to date by [`play`].
-    pub hash: u64,
+    pub(crate) hash: u64,
 }
 
 /// What a turn does.
@@ -209,7 +212,7 @@ pub fn stack_key(colour: usize, cell: usize, size: u8) -> u64 {
 
 impl Position {
     /// An empty board with `side` to move.
-    pub fn empty(side: Side) -> Position {
+    pub(crate) fn empty(side: Side) -> Position {
         let mut p = Position {
             stacks: [0, 0],
             tiles: [0, 0],
@@ -246,6 +249,42 @@ impl Position {
     #[inline(always)]
     pub fn occupied(&self) -> u64 {
         self.stacks[0] | self.stacks[1]
+    }
+
+    /// The stacks of `side`, one bit per cell.
+    #[inline]
+    pub fn stacks(&self, side: Side) -> u64 {
+        self.stacks[side.index()]
+    }
+
+    /// The tiles of colour `side`, covered or not.
+    #[inline]
+    pub fn tiles(&self, side: Side) -> u64 {
+        self.tiles[side.index()]
+    }
+
+    /// The size of the stack on `cell` (0 if none stands there).
+    #[inline]
+    pub fn size_at(&self, cell: u8) -> u8 {
+        self.sizes[cell as usize]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Whether the previous move was a pass (a second pass in a row draws).
+    #[inline]
+    pub fn passed(&self) -> bool {
+        self.passed
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
 }
 

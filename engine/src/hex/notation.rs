@@ -7,14 +7,16 @@
 //!
 //! FEN: `W:Wd1^2,e3:Bd7:TWd1,c1:TBd7[:pass]`, the side to move, then White's (South's) and
 //! Black's (North's) stacks with `^size` when larger than 1, then the White and Black tiles,
-//! then `pass` when the previous move was a pass.
-
-use std::fmt;
+//! then `pass` when the previous move was a pass. Parsing goes through [`Setup`];
+//! [`Position::from_setup`] validates it and returns a [`SetupError`] saying exactly what is
+//! wrong.
 
 use polydam_tables::hex::HexGeometry;
 
-use super::movegen::{self, cells, reach_targets, walk, Kind, Move, Position, MAX_SIZE};
+use super::movegen::{self, cells, reach_targets, walk, Kind, Move, Position};
+use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, Side};
+use crate::text::truncate;
 
 /// The name of `cell` (`d1`).
 pub fn cell_name(g: &HexGeometry, cell: u8) -> String {
@@ -49,64 +51,6 @@ pub fn parse_cell(g: &HexGeometry, text: &str) -> Result<u8, String> {
     }
 }
 
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
-    }
-}
-
-/// What is wrong with a hex Seesaw position given as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The text is empty.
-    Empty,
-    /// The side to move is not `W` or `B`.
-    BadSide(String),
-    /// A section or item that cannot be read.
-    BadToken(String),
-    /// Two stacks on one cell.
-    StackTwice(String),
-    /// Tiles of both colours, or one tile twice, on one cell.
-    TileTwice(String),
-    /// A stack of size 0 or larger than can be stored.
-    BadSize {
-        /// The cell.
-        cell: String,
-        /// The size given.
-        size: String,
-    },
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Empty => write!(f, "empty position"),
-            SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
-            }
-            SetupError::BadToken(t) => f.write_str(t),
-            SetupError::StackTwice(c) => write!(f, "cell {c} holds two stacks"),
-            SetupError::TileTwice(c) => write!(f, "cell {c} is given two tiles"),
-            SetupError::BadSize { cell, size } => write!(
-                f,
-                "the stack on {cell} has size {}; sizes are 1-{MAX_SIZE}",
-                truncate(size)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-impl From<SetupError> for crate::game::PositionError {
-    fn from(e: SetupError) -> Self {
-        crate::game::PositionError(e.to_string())
-    }
-}
-
 /// The start position. Card: "South (White) has one tile with a 1-stack on it in the bottom
 /// corner; North (Black) the same in the top corner. South moves first".
 pub fn start(g: &HexGeometry) -> Position {
@@ -129,13 +73,23 @@ pub fn parse_any(g: &HexGeometry, text: &str) -> Result<Position, SetupError> {
     if t == "start" {
         return Ok(start(g));
     }
+    parse_fen(g, t)?.position(g)
+}
+
+/// Reads a FEN (`W:Wd1^2,e3:Bd7:TWd1,c1:TBd7[:pass]`) into a setup, checking its cells and
+/// sizes as text; [`Position::from_setup`] checks the rest.
+pub fn parse_fen(g: &HexGeometry, text: &str) -> Result<Setup, SetupError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(SetupError::Empty);
+    }
     let mut sections = t.split(':');
     let side = match sections.next().map(str::trim) {
         Some("W") | Some("w") => Side::White,
         Some("B") | Some("b") => Side::Black,
         other => return Err(SetupError::BadSide(other.unwrap_or("").to_string())),
     };
-    let mut p = Position::empty(side);
+    let mut setup = Setup::new(side);
     let mut seen = false;
     for section in sections {
         let section = section.trim();
@@ -143,17 +97,17 @@ pub fn parse_any(g: &HexGeometry, text: &str) -> Result<Position, SetupError> {
             continue;
         }
         if section.eq_ignore_ascii_case("pass") {
-            p.passed = true;
+            setup.passed = true;
             continue;
         }
         let (tile, owner, list) = if let Some(rest) = section.strip_prefix("TW") {
-            (true, 0, rest)
+            (true, Side::White, rest)
         } else if let Some(rest) = section.strip_prefix("TB") {
-            (true, 1, rest)
+            (true, Side::Black, rest)
         } else if let Some(rest) = section.strip_prefix('W') {
-            (false, 0, rest)
+            (false, Side::White, rest)
         } else if let Some(rest) = section.strip_prefix('B') {
-            (false, 1, rest)
+            (false, Side::Black, rest)
         } else {
             return Err(SetupError::BadToken(format!(
                 "section '{}' must start with W or B (stacks), TW or TB (tiles), or be 'pass'",
@@ -176,31 +130,20 @@ pub fn parse_any(g: &HexGeometry, text: &str) -> Result<Position, SetupError> {
                 }
                 None => (item, None),
             };
-            let cell = parse_cell(g, name).map_err(SetupError::BadToken)? as usize;
-            let bit = 1u64 << cell;
+            let cell = parse_cell(g, name).map_err(SetupError::BadToken)?;
             if tile {
-                if (p.tiles[0] | p.tiles[1]) & bit != 0 {
-                    return Err(SetupError::TileTwice(cell_name(g, cell as u8)));
-                }
-                p.tiles[owner] |= bit;
+                setup.tiles.push((cell, owner));
             } else {
-                if p.occupied() & bit != 0 {
-                    return Err(SetupError::StackTwice(cell_name(g, cell as u8)));
-                }
                 let size = match size {
                     None => 1,
-                    Some(s) => match s.parse::<u32>() {
-                        Ok(n) if n >= 1 && n <= MAX_SIZE as u32 => n as u8,
-                        _ => {
-                            return Err(SetupError::BadSize {
-                                cell: cell_name(g, cell as u8),
-                                size: s.to_string(),
-                            })
-                        }
-                    },
+                    // A size that is no number at all is reported here; the range is checked
+                    // with the rest of the setup.
+                    Some(s) => s.parse::<u32>().map_err(|_| SetupError::BadSize {
+                        cell: cell_name(g, cell),
+                        size: s.to_string(),
+                    })?,
                 };
-                p.stacks[owner] |= bit;
-                p.sizes[cell] = size;
+                setup.stacks.push((cell, owner, size));
             }
         }
     }
@@ -210,8 +153,7 @@ pub fn parse_any(g: &HexGeometry, text: &str) -> Result<Position, SetupError> {
             truncate(t)
         )));
     }
-    p.hash = p.compute_hash();
-    Ok(p)
+    Ok(setup)
 }
 
 /// The position as FEN.

@@ -15,6 +15,7 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
@@ -24,6 +25,7 @@ use crate::game::{
 };
 pub use position::{Move, Position};
 use rules::Rules;
+pub use setup::{Setup, SetupError};
 
 /// The orthogonal family instantiated for the variant `R`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,9 +38,7 @@ impl<R: Rules> Game for Orthogonal<R> {
     const NAME: &'static str = R::NAME;
 
     fn start() -> Position {
-        // The start FENs are constants checked by the test suite; an empty board is never
-        // reached in practice.
-        notation::parse_any::<R>("start").unwrap_or_else(|_| Position::empty(Side::White))
+        notation::start::<R>()
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

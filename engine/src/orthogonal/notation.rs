@@ -15,15 +15,15 @@
 //!   [`parse_move`] accepts either, a capture given by its two ends only, and, for a flying
 //!   king that goes on along the same line, any of the squares it could have landed on.
 //!
-//! Parsing goes through [`Setup`], an unchecked list of pieces; [`Setup::into_position`]
+//! Parsing goes through [`Setup`], an unchecked list of pieces; [`Position::from_setup`]
 //! validates it and returns a [`SetupError`] that says exactly what is wrong.
-
-use std::fmt;
 
 use super::movegen::{self, capture_paths, CapturePath};
 use super::position::{Move, Position};
 use super::rules::Rules;
-use crate::game::{Duplicates, MoveError, MoveStyle, PositionError, Side};
+use super::setup::{Setup, SetupError};
+use crate::game::{Duplicates, MoveError, MoveStyle, Side};
+use crate::text::truncate;
 
 /// The algebraic name of bit index `sq` (`0` -> `a1`).
 pub fn square_name(sq: u8) -> String {
@@ -46,150 +46,6 @@ pub fn parse_square(text: &str) -> Option<u8> {
     Some((rank - b'1') * 8 + (file - b'a'))
 }
 
-/// What is wrong with a position given as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The text is empty.
-    Empty,
-    /// The side to move is not `W` or `B`.
-    BadSide(String),
-    /// A position string of the wrong length.
-    BadLength {
-        /// Characters given.
-        got: usize,
-    },
-    /// A character that is not a piece code in a position string.
-    BadPieceChar {
-        /// The character.
-        ch: char,
-        /// Its place in the string (the side letter is 0).
-        index: usize,
-    },
-    /// A FEN section or item that cannot be read.
-    BadToken(String),
-    /// A square given twice.
-    SquareTwice(String),
-    /// A man standing in its own promotion zone (it would already be a king).
-    ManInPromotionZone {
-        /// The man's side.
-        side: Side,
-        /// Its square.
-        square: String,
-    },
-    /// More pieces than the side starts with.
-    TooManyPieces {
-        /// The side.
-        side: Side,
-        /// Pieces given.
-        count: usize,
-        /// Pieces at the start.
-        max: usize,
-    },
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Empty => write!(f, "empty position"),
-            SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
-            }
-            SetupError::BadLength { got } => write!(
-                f,
-                "position string has {got} characters; it needs 65 (W or B, then 64 squares a8..h1)"
-            ),
-            SetupError::BadPieceChar { ch, index } => write!(
-                f,
-                "character '{ch}' at position {index} is not a piece code (w, b, W, B or e)"
-            ),
-            SetupError::BadToken(t) => write!(f, "{}", truncate(t)),
-            SetupError::SquareTwice(s) => write!(f, "square {s} is given twice"),
-            SetupError::ManInPromotionZone { side, square } => write!(
-                f,
-                "{} man on {square}, in its promotion zone: it would already be a king",
-                side.name()
-            ),
-            SetupError::TooManyPieces { side, count, max } => write!(
-                f,
-                "{} has {count} pieces; this variant starts with {max}",
-                side.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-impl From<SetupError> for PositionError {
-    fn from(e: SetupError) -> Self {
-        PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
-    }
-}
-
-/// An unchecked position: pieces by square, and the side to move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Setup {
-    /// The side to move (`None` until read).
-    pub side: Option<Side>,
-    /// (bit index, side, is king) for every piece.
-    pub pieces: Vec<(u8, Side, bool)>,
-}
-
-/// The number of pieces each side starts with in variant `R`.
-fn start_count<R: Rules>() -> usize {
-    parse_fen(R::INFO.start_fen).map_or(0, |s| {
-        s.pieces.iter().filter(|p| p.1 == Side::White).count()
-    })
-}
-
-impl Setup {
-    /// Validates the setup for variant `R`.
-    pub fn into_position<R: Rules>(self) -> Result<Position, SetupError> {
-        let side = self
-            .side
-            .ok_or_else(|| SetupError::BadSide(String::new()))?;
-        let mut pos = Position::empty(side);
-        for &(sq, owner, king) in &self.pieces {
-            let bit = 1u64 << sq;
-            if pos.occupied() & bit != 0 {
-                return Err(SetupError::SquareTwice(square_name(sq)));
-            }
-            if !king && bit & R::SHEET.zone[owner.index()] != 0 {
-                return Err(SetupError::ManInPromotionZone {
-                    side: owner,
-                    square: square_name(sq),
-                });
-            }
-            pos.pieces[owner.index()] |= bit;
-            if king {
-                pos.kings |= bit;
-            }
-        }
-        let max = start_count::<R>();
-        for owner in [Side::White, Side::Black] {
-            let count = pos.pieces[owner.index()].count_ones() as usize;
-            if count > max {
-                return Err(SetupError::TooManyPieces {
-                    side: owner,
-                    count,
-                    max,
-                });
-            }
-        }
-        pos.hash = pos.compute_hash();
-        Ok(pos)
-    }
-}
-
 fn parse_side(text: &str) -> Result<Side, SetupError> {
     match text.trim() {
         "W" | "w" => Ok(Side::White),
@@ -210,10 +66,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
     }
     let mut sections = body.split(':');
     let side = parse_side(sections.next().unwrap_or(""))?;
-    let mut setup = Setup {
-        side: Some(side),
-        pieces: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     let mut seen_colour = false;
     for section in sections {
         let section = section.trim();
@@ -273,10 +126,7 @@ pub fn parse_pos_string(text: &str) -> Result<Setup, SetupError> {
     }
     let mut chars = text.chars();
     let side = parse_side(&chars.next().map(String::from).unwrap_or_default())?;
-    let mut setup = Setup {
-        side: Some(side),
-        pieces: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     for (i, ch) in chars.enumerate() {
         let piece = match ch {
             'w' => Some((Side::White, false)),
@@ -296,6 +146,28 @@ pub fn parse_pos_string(text: &str) -> Result<Setup, SetupError> {
     Ok(setup)
 }
 
+/// The variant's start position, read from its start FEN (a constant of its rule sheet).
+///
+/// # Panics
+///
+/// If that FEN is not a valid position of the variant: a bug in the sheet, which the tests
+/// catch for every registered variant (there is no fallback board).
+pub fn start<R: Rules>() -> Position {
+    match read_start::<R>() {
+        Ok(pos) => pos,
+        Err(e) => panic!(
+            "{}: start FEN '{}' is invalid: {e}",
+            R::NAME,
+            R::INFO.start_fen
+        ),
+    }
+}
+
+/// The start position, or why the variant's start FEN does not read.
+fn read_start<R: Rules>() -> Result<Position, SetupError> {
+    parse_fen(R::INFO.start_fen)?.position::<R>()
+}
+
 /// Reads a position in any accepted form: `start`, a position string or a FEN.
 pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
     let t = text.trim();
@@ -303,14 +175,14 @@ pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
         return Err(SetupError::Empty);
     }
     if t == "start" {
-        return parse_fen(R::INFO.start_fen)?.into_position::<R>();
+        return read_start::<R>();
     }
     let setup = if t.contains(':') {
         parse_fen(t)?
     } else {
         parse_pos_string(t)?
     };
-    setup.into_position::<R>()
+    setup.position::<R>()
 }
 
 fn side_letter(side: Side) -> char {

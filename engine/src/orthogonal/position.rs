@@ -5,16 +5,19 @@ use polydam_tables::orthogonal::{PIECES, SIDE_TO_MOVE};
 use crate::game::Side;
 
 /// An orthogonal-family position. Bit `8 * rank + file` is a square (a1 = 0, h8 = 63).
+///
+/// Built for a variant by [`Position::from_setup`] (or by parsing, which goes through it) and
+/// by [`play`]; read through its accessors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
     /// Pieces of each side, indexed by [`Side::index`].
-    pub pieces: [u64; 2],
+    pub(crate) pieces: [u64; 2],
     /// Kings of both sides.
-    pub kings: u64,
+    pub(crate) kings: u64,
     /// The side to move.
-    pub side: Side,
+    pub(crate) side: Side,
     /// Zobrist key, kept up to date by [`play`].
-    pub hash: u64,
+    pub(crate) hash: u64,
 }
 
 /// A move: from, to (bit indices), whether the piece is crowned, and the captured pieces.
@@ -51,7 +54,7 @@ pub(crate) const fn kind(side: usize, king: bool) -> usize {
 
 impl Position {
     /// An empty board with `side` to move.
-    pub fn empty(side: Side) -> Position {
+    pub(crate) fn empty(side: Side) -> Position {
         let mut p = Position {
             pieces: [0, 0],
             kings: 0,
@@ -85,6 +88,30 @@ impl Position {
     #[inline(always)]
     pub fn occupied(&self) -> u64 {
         self.pieces[0] | self.pieces[1]
+    }
+
+    /// The pieces (men and kings) of `side`, bit `8 * rank + file` per square.
+    #[inline]
+    pub fn pieces(&self, side: Side) -> u64 {
+        self.pieces[side.index()]
+    }
+
+    /// The kings of both sides.
+    #[inline]
+    pub fn kings(&self) -> u64 {
+        self.kings
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
 
     /// The same position with the board turned by 180 degrees, the colours swapped and the

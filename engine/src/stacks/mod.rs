@@ -14,12 +14,14 @@
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod setup;
 pub mod view;
 
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use movegen::{Move, Position};
+pub use setup::{Setup, SetupError};
 
 /// The stack-draughts family; its one variant is `seesaw-draughts`.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,8 +34,7 @@ impl Game for SeesawDraughts {
     const NAME: &'static str = "seesaw-draughts";
 
     fn start() -> Position {
-        // START_FEN is a constant checked by the tests; the empty board is never reached.
-        notation::parse_any("start").unwrap_or_else(|_| Position::empty(Side::White))
+        notation::start()
     }
 
     fn parse_position(text: &str) -> Result<Position, PositionError> {

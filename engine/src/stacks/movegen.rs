@@ -87,19 +87,22 @@ pub fn far_rank(side: Side) -> u64 {
 }
 
 /// A Seesaw Draughts position: stacks of each colour, their sizes, the side to move.
+///
+/// Built by [`Position::from_setup`] (or by parsing, which goes through it) and by [`play`];
+/// read through its accessors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Position {
     /// Stacks of each side, indexed by [`Side::index`].
-    pub stacks: [u64; 2],
+    pub(crate) stacks: [u64; 2],
     /// Stacks (of either colour) whose size is odd: they step forward (card: "an odd stack steps
     /// one square diagonally forward, an even stack one square diagonally backward").
-    pub odd: u64,
+    pub(crate) odd: u64,
     /// Stack size by bit index; 0 on empty squares.
-    pub sizes: [u8; BITS],
+    pub(crate) sizes: [u8; BITS],
     /// The side to move.
-    pub side: Side,
+    pub(crate) side: Side,
     /// Zobrist key, kept up to date by [`play`].
-    pub hash: u64,
+    pub(crate) hash: u64,
 }
 
 /// A move: from, to (bit indices), whether the stack gains a piece, and the captured stacks.
@@ -137,7 +140,7 @@ pub fn stack_key(colour: usize, bit: usize, size: u8) -> u64 {
 
 impl Position {
     /// An empty board with `side` to move.
-    pub fn empty(side: Side) -> Position {
+    pub(crate) fn empty(side: Side) -> Position {
         let mut p = Position {
             stacks: [0, 0],
             odd: 0,
@@ -150,7 +153,7 @@ impl Position {
     }
 
     /// Puts a stack of `size` (1..=255) for `owner` on bit `bit` (setup only).
-    pub fn put(&mut self, owner: Side, bit: u32, size: u8) {
+    pub(crate) fn put(&mut self, owner: Side, bit: u32, size: u8) {
         let m = 1u64 << bit;
         self.stacks[owner.index()] |= m;
         self.sizes[bit as usize] = size;
@@ -187,6 +190,25 @@ impl Position {
     #[inline(always)]
     pub fn size_at(&self, bit: u32) -> u8 {
         self.sizes[bit as usize]
+    }
+
+    /// The stacks of `side`, one bit per square in the layout of
+    /// [`polydam_tables::diagonal::EIGHT`].
+    #[inline]
+    pub fn stacks(&self, side: Side) -> u64 {
+        self.stacks[side.index()]
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The Zobrist key, kept up to date by [`play`] (equal to [`Position::compute_hash`]).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
     }
 }
 

@@ -3,19 +3,33 @@
 //!
 //! Sized FEN: a PDN FEN in which any square may carry `^size` (`W:W21,22,23^3:B1,2^2`); a range
 //! takes one size for all its squares (`W:W21-32^2:B1-12`). A plain PDN FEN reads with every
-//! size 1. Parsing goes through [`Setup`]; [`Setup::into_position`] validates it and returns a
+//! size 1. Parsing goes through [`Setup`]; [`Position::from_setup`] validates it and returns a
 //! [`SetupError`] saying exactly what is wrong.
-
-use std::fmt;
 
 use polydam_tables::diagonal::EIGHT;
 
-use super::movegen::{self, bits, capture_in, range_of, Move, Position, MASK, MAX_SIZE};
+use super::movegen::{self, bits, capture_in, range_of, Move, Position, MASK};
+use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
+use crate::text::truncate;
 
 /// The start position: card "White: 12 stacks of size 1 on 21-32; Black: 12 on 1-12. White
 /// moves first."
 pub const START_FEN: &str = "W:W21-32:B1-12";
+
+/// The start position, [`START_FEN`], built square by square (a unit test checks that the
+/// FEN reads as the same position).
+pub fn start() -> Position {
+    let mut pos = Position::empty(Side::White);
+    for n in 1..=12 {
+        pos.put(Side::Black, EIGHT.bit_index(n - 1), 1);
+    }
+    for n in 21..=32 {
+        pos.put(Side::White, EIGHT.bit_index(n - 1), 1);
+    }
+    pos.hash = pos.compute_hash();
+    pos
+}
 
 /// Bit index of square number `n` (1-32), or `None`.
 pub fn bit_of_number(n: usize) -> Option<u32> {
@@ -29,124 +43,6 @@ pub fn number_of_bit(bit: u32) -> usize {
 
 fn number_of_mask(m: u64) -> usize {
     number_of_bit(m.trailing_zeros())
-}
-
-/// What is wrong with a Seesaw Draughts position given as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The text is empty.
-    Empty,
-    /// The side to move is not `W` or `B`.
-    BadSide(String),
-    /// A FEN section or item that cannot be read.
-    BadToken(String),
-    /// A square named twice.
-    SquareTwice(usize),
-    /// A stack of size 0.
-    ZeroSize(usize),
-    /// A stack larger than a position can store.
-    TooLarge {
-        /// Square number.
-        square: usize,
-        /// The size asked for.
-        size: String,
-    },
-    /// A king, which does not exist in this game.
-    King(String),
-    /// A Hub string of the wrong length.
-    BadLength {
-        /// Characters given.
-        got: usize,
-    },
-    /// A character that is not `w`, `b` or `e` in a Hub string.
-    BadPieceChar {
-        /// The character.
-        ch: char,
-        /// Its square number.
-        index: usize,
-    },
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Empty => write!(f, "empty position"),
-            SetupError::BadSide(s) => write!(f, "side to move must be W or B, not '{}'", truncate(s)),
-            SetupError::BadToken(t) => f.write_str(t),
-            SetupError::SquareTwice(n) => write!(f, "square {n} is given twice"),
-            SetupError::ZeroSize(n) => write!(f, "the stack on square {n} has size 0; sizes start at 1"),
-            SetupError::TooLarge { square, size } => write!(
-                f,
-                "the stack on square {square} has size {}; at most {MAX_SIZE} can be stored",
-                truncate(size)
-            ),
-            SetupError::King(item) => write!(
-                f,
-                "'{}' is a king, but seesaw-draughts has none: give the stack size as square^size (e.g. 22^2)",
-                truncate(item)
-            ),
-            SetupError::BadLength { got } => write!(
-                f,
-                "position string has {got} characters; seesaw-draughts needs 33 (side to move and one per square), or a FEN such as W:W21-32:B1-12"
-            ),
-            SetupError::BadPieceChar { ch, index } => write!(
-                f,
-                "character '{ch}' for square {index} is not w, b or e (stacks larger than 1 need the FEN form, e.g. W:W22^3:B9)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
-impl From<SetupError> for crate::game::PositionError {
-    fn from(e: SetupError) -> Self {
-        crate::game::PositionError(e.to_string())
-    }
-}
-
-fn truncate(s: &str) -> String {
-    if s.chars().count() > 40 {
-        let head: String = s.chars().take(40).collect();
-        format!("{head}...")
-    } else {
-        s.to_string()
-    }
-}
-
-/// An unchecked position: stacks as (square number, owner, size), and the side to move.
-#[derive(Clone, Debug, Default)]
-pub struct Setup {
-    /// The side to move.
-    pub side: Option<Side>,
-    /// Stacks: square number 1-32, owner, size (checked by [`Setup::into_position`]).
-    pub stacks: Vec<(usize, Side, u32)>,
-}
-
-impl Setup {
-    /// Validates the setup.
-    pub fn into_position(self) -> Result<Position, SetupError> {
-        let side = self.side.ok_or(SetupError::Empty)?;
-        let mut pos = Position::empty(side);
-        for (n, owner, size) in self.stacks {
-            let bit = bit_of_number(n).ok_or_else(|| {
-                SetupError::BadToken(format!("square {n} is off the board (squares are 1-32)"))
-            })?;
-            if pos.occupied() & (1u64 << bit) != 0 {
-                return Err(SetupError::SquareTwice(n));
-            }
-            if size == 0 {
-                return Err(SetupError::ZeroSize(n));
-            }
-            let size = u8::try_from(size).map_err(|_| SetupError::TooLarge {
-                square: n,
-                size: size.to_string(),
-            })?;
-            pos.put(owner, bit, size);
-        }
-        pos.hash = pos.compute_hash();
-        Ok(pos)
-    }
 }
 
 fn parse_side(text: &str) -> Result<Side, SetupError> {
@@ -188,10 +84,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
     }
     let mut sections = body.split(':');
     let side = parse_side(sections.next().unwrap_or(""))?;
-    let mut setup = Setup {
-        side: Some(side),
-        stacks: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     let mut seen_colour = false;
     for section in sections {
         let section = section.trim();
@@ -268,10 +161,7 @@ pub fn parse_hub(text: &str) -> Result<Setup, SetupError> {
     }
     let mut chars = text.chars();
     let side = parse_side(&chars.next().map(String::from).unwrap_or_default())?;
-    let mut setup = Setup {
-        side: Some(side),
-        stacks: Vec::new(),
-    };
+    let mut setup = Setup::new(side);
     for (i, ch) in chars.enumerate() {
         match ch {
             'w' => setup.stacks.push((i + 1, Side::White, 1)),
@@ -291,14 +181,14 @@ pub fn parse_any(text: &str) -> Result<Position, SetupError> {
         return Err(SetupError::Empty);
     }
     if t == "start" {
-        return parse_fen(START_FEN)?.into_position();
+        return Ok(start());
     }
     let setup = if t.contains(':') {
         parse_fen(t)?
     } else {
         parse_hub(t)?
     };
-    setup.into_position()
+    setup.position()
 }
 
 fn side_letter(side: Side) -> char {
@@ -527,5 +417,17 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
                 .map(|m| move_text(pos, m, MoveStyle::Hub))
                 .collect(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_fen_reads_as_the_start_position() {
+        let read = parse_fen(START_FEN).and_then(|s| s.position());
+        assert_eq!(read, Ok(start()));
+        assert_eq!(fen(&start()), START_FEN);
     }
 }
