@@ -3,6 +3,9 @@
 //! A row holds the cold data (name, aliases, family, one-line description) and the game type
 //! that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
 //! the fully monomorphised game, once (at `init`, or when a command starts).
+//!
+//! Each variant's name is written once, beside its rule sheet ([`Game::NAME`], set by the
+//! family's sheet macro); the row reads it from the game type it names.
 
 use std::fmt;
 
@@ -38,7 +41,7 @@ impl Family {
 /// One registry row.
 #[derive(Clone, Copy)]
 pub struct VariantEntry {
-    /// The canonical name (as in the rule cards).
+    /// The canonical name (as in the rule cards): the game type's [`Game::NAME`].
     pub name: &'static str,
     /// Other names accepted (`normal`, `losing`, ...).
     pub aliases: &'static [&'static str],
@@ -91,11 +94,11 @@ fn start_fen_of<G: Game>() -> String {
 }
 
 macro_rules! registry {
-    ($( $name:literal, [$($alias:literal),*], $family:ident, $game:ty, $desc:literal; )*) => {
+    ($( $game:ty => $family:ident, [$($alias:literal),*], $desc:literal; )*) => {
         /// Every registered variant, in the order `polydam variants` prints them.
         pub static VARIANTS: &[VariantEntry] = &[
             $( VariantEntry {
-                name: $name,
+                name: <$game as Game>::NAME,
                 aliases: &[$($alias),*],
                 family: Family::$family,
                 description: $desc,
@@ -107,114 +110,114 @@ macro_rules! registry {
         /// Calls `visitor` with the game type of the variant called `name` (or an alias).
         pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, UnknownVariant> {
             let entry = lookup(name)?;
-            match entry.name {
-                $( $name => Ok(visitor.visit::<$game>()), )*
-                _ => Err(UnknownVariant(name.to_string())),
-            }
+            $( if entry.name == <$game as Game>::NAME {
+                return Ok(visitor.visit::<$game>());
+            } )*
+            Err(UnknownVariant(name.to_string()))
         }
     };
 }
 
 registry! {
-    "international", ["normal", "standard"], Diagonal, Diagonal<dr::International>,
+    Diagonal<dr::International> => Diagonal, ["normal", "standard"],
         "International draughts (FMJD), 10x10, flying kings, majority capture";
-    "killer", [], Diagonal, Diagonal<dr::Killer>,
+    Diagonal<dr::Killer> => Diagonal, [],
         "Killer draughts: International, a king landing right behind a last-captured king";
-    "brazilian", [], Diagonal, Diagonal<dr::Brazilian>,
+    Diagonal<dr::Brazilian> => Diagonal, [],
         "Brazilian draughts: International rules on 8x8";
-    "russian", [], Diagonal, Diagonal<dr::Russian>,
+    Diagonal<dr::Russian> => Diagonal, [],
         "Russian draughts (shashki), 8x8, free capture choice, crown and continue";
-    "pool", [], Diagonal, Diagonal<dr::Pool>,
+    Diagonal<dr::Pool> => Diagonal, [],
         "Pool checkers, 8x8, flying kings, free capture choice, Black moves first";
-    "english", ["american", "checkers"], Diagonal, Diagonal<dr::English>,
+    Diagonal<dr::English> => Diagonal, ["american", "checkers"],
         "English draughts / American checkers, 8x8, short kings, men capture forward";
-    "italian", [], Diagonal, Diagonal<dr::Italian>,
+    Diagonal<dr::Italian> => Diagonal, [],
         "Italian draughts, 8x8, men may not capture kings, Italian capture precedence";
-    "spanish", [], Diagonal, Diagonal<dr::Spanish>,
+    Diagonal<dr::Spanish> => Diagonal, [],
         "Spanish draughts, 8x8, flying kings, most pieces then most kings";
-    "czech", [], Diagonal, Diagonal<dr::Czech>,
+    Diagonal<dr::Czech> => Diagonal, [],
         "Czech draughts, 8x8, flying kings, king captures first";
-    "antidraughts", ["losing"], Diagonal, Diagonal<dr::Antidraughts>,
+    Diagonal<dr::Antidraughts> => Diagonal, ["losing"],
         "Antidraughts: International moves, lose all your pieces or moves to win";
-    "breakthrough", ["bt"], Diagonal, Diagonal<dr::Breakthrough>,
+    Diagonal<dr::Breakthrough> => Diagonal, ["bt"],
         "Breakthrough: International moves, the first king wins";
-    "dbc", [], Diagonal, Diagonal<dr::Dbc>,
+    Diagonal<dr::Dbc> => Diagonal, [],
         "Deferred backward capture (Winther): a man's first jump may not be backward";
-    "dbc-killer", [], Diagonal, Diagonal<dr::DbcKiller>,
+    Diagonal<dr::DbcKiller> => Diagonal, [],
         "dbc with the Killer halt behind a last-captured king";
-    "dbc-killer-light", [], Diagonal, Diagonal<dr::DbcKillerLight>,
+    Diagonal<dr::DbcKillerLight> => Diagonal, [],
         "dbc with the sequential killer halt (two or more pieces, last a king)";
-    "dbc-halt", [], Diagonal, Diagonal<dr::DbcHalt>,
+    Diagonal<dr::DbcHalt> => Diagonal, [],
         "dbc with the sequential halt rule (two or more pieces)";
-    "dbc-halt-2", [], Diagonal, Diagonal<dr::DbcHalt2>,
+    Diagonal<dr::DbcHalt2> => Diagonal, [],
         "dbc with the halt when the last two captured pieces are kings";
-    "constitutional", [], Diagonal, Diagonal<dr::Constitutional>,
+    Diagonal<dr::Constitutional> => Diagonal, [],
         "Constitutional draughts (Zapala): no king slide past a threatened square";
-    "turkish", [], Orthogonal, Orthogonal<or::Turkish>,
+    Orthogonal<or::Turkish> => Orthogonal, [],
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
-    "turkish-modified", [], Orthogonal, Orthogonal<or::TurkishModified>,
+    Orthogonal<or::TurkishModified> => Orthogonal, [],
         "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
-    "armenian", [], Orthogonal, Orthogonal<or::Armenian>,
+    Orthogonal<or::Armenian> => Orthogonal, [],
         "Armenian (Tama): Turkish, men also step and kings also move diagonally";
-    "armenian-2", [], Orthogonal, Orthogonal<or::Armenian2>,
+    Orthogonal<or::Armenian2> => Orthogonal, [],
         "Armenian II: Turkish, men capture backward but not as the first jump";
-    "armenian-3", [], Orthogonal, Orthogonal<or::Armenian3>,
+    Orthogonal<or::Armenian3> => Orthogonal, [],
         "Armenian III: Armenian with promotion during the capture (crown and continue)";
-    "gothic", [], Orthogonal, Orthogonal<or::Gothic>,
+    Orthogonal<or::Gothic> => Orthogonal, [],
         "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
-    "gothic-modified", [], Orthogonal, Orthogonal<or::GothicModified>,
+    Orthogonal<or::GothicModified> => Orthogonal, [],
         "Modified Gothic: Gothic plus the first-rank line leap";
-    "gothic-modified-2", [], Orthogonal, Orthogonal<or::GothicModified2>,
+    Orthogonal<or::GothicModified2> => Orthogonal, [],
         "Modified Gothic II: Modified Gothic without the majority rule";
-    "adigha", [], Orthogonal, Orthogonal<or::Adigha>,
+    Orthogonal<or::Adigha> => Orthogonal, [],
         "Adigha: Turkish with removal at the end and crown and continue";
-    "croda", [], Orthogonal, Orthogonal<or::Croda>,
+    Orthogonal<or::Croda> => Orthogonal, [],
         "Croda: 24 men each, men capture orthogonally all round, removal at the end";
-    "modern-gothic", [], Orthogonal, Orthogonal<or::ModernGothic>,
+    Orthogonal<or::ModernGothic> => Orthogonal, [],
         "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
-    "modern-gothic-2", [], Orthogonal, Orthogonal<or::ModernGothic2>,
+    Orthogonal<or::ModernGothic2> => Orthogonal, [],
         "Modern Gothic II: Modern Gothic with 16 men each";
-    "teutonic", [], Orthogonal, Orthogonal<or::Teutonic>,
+    Orthogonal<or::Teutonic> => Orthogonal, [],
         "Teutonic: 24 men each, men capture in the five non-retreating directions";
-    "teutonic-2", [], Orthogonal, Orthogonal<or::Teutonic2>,
+    Orthogonal<or::Teutonic2> => Orthogonal, [],
         "Teutonic II: Teutonic with 16 men each";
-    "greek", [], Orthogonal, Orthogonal<or::Greek>,
+    Orthogonal<or::Greek> => Orthogonal, [],
         "Greek (Ntama): Turkish, the king halts right behind every captured piece";
-    "greek-2", [], Orthogonal, Orthogonal<or::Greek2>,
+    Orthogonal<or::Greek2> => Orthogonal, [],
         "Greek II: halting king, no majority rule";
-    "greek-3", [], Orthogonal, Orthogonal<or::Greek3>,
+    Orthogonal<or::Greek3> => Orthogonal, [],
         "Greek III: Turkish without the majority rule";
-    "greek-4", [], Orthogonal, Orthogonal<or::Greek4>,
+    Orthogonal<or::Greek4> => Orthogonal, [],
         "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
-    "greek-5", [], Orthogonal, Orthogonal<or::Greek5>,
+    Orthogonal<or::Greek5> => Orthogonal, [],
         "Greek V: Greek IV without the majority rule";
-    "greek-6", [], Orthogonal, Orthogonal<or::Greek6>,
+    Orthogonal<or::Greek6> => Orthogonal, [],
         "Greek VI: halting king, crown and continue";
-    "greek-7", [], Orthogonal, Orthogonal<or::Greek7>,
+    Orthogonal<or::Greek7> => Orthogonal, [],
         "Greek VII: halting king, crown and continue, no majority rule";
-    "universal", [], Orthogonal, Orthogonal<or::Universal>,
+    Orthogonal<or::Universal> => Orthogonal, [],
         "Universal: 24 men each, capture in all eight directions, removal at the end";
-    "dameo", [], Orthogonal, Orthogonal<or::Dameo>,
+    Orthogonal<or::Dameo> => Orthogonal, [],
         "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
-    "turkthic", [], Orthogonal, Orthogonal<or::Turkthic>,
+    Orthogonal<or::Turkthic> => Orthogonal, [],
         "Turkthic: men step and capture five ways, halting eight-way flying kings";
-    "turkthic-2", [], Orthogonal, Orthogonal<or::Turkthic2>,
+    Orthogonal<or::Turkthic2> => Orthogonal, [],
         "Turkthic II: Turkthic with one-step kings";
-    "keny", [], Orthogonal, Orthogonal<or::Keny>,
+    Orthogonal<or::Keny> => Orthogonal, [],
         "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
-    "keny-2", [], Orthogonal, Orthogonal<or::Keny2>,
+    Orthogonal<or::Keny2> => Orthogonal, [],
         "Ossetian Keny II: Turkish, kings may turn 180 degrees";
-    "harzdame", [], Orthogonal, Orthogonal<or::Harzdame>,
+    Orthogonal<or::Harzdame> => Orthogonal, [],
         "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
-    "bahrain", [], Orthogonal, Orthogonal<or::Bahrain>,
+    Orthogonal<or::Bahrain> => Orthogonal, [],
         "Bahrain: Turkish plus the threatened-man rule";
-    "bosnian", [], Orthogonal, Orthogonal<or::Bosnian>,
+    Orthogonal<or::Bosnian> => Orthogonal, [],
         "Bosnian: Turkish, men also capture backward";
-    "seesaw-draughts", [], Stacks, crate::stacks::SeesawDraughts,
+    crate::stacks::SeesawDraughts => Stacks, [],
         "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
-    "seesaw", [], Hex, crate::hex::Hex<crate::hex::Side4>,
+    crate::hex::Hex<crate::hex::Side4> => Hex, [],
         "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
-    "seesaw-5", [], Hex, crate::hex::Hex<crate::hex::Side5>,
+    crate::hex::Hex<crate::hex::Side5> => Hex, [],
         "Seesaw on a hexhex board of side 5";
 }
 

@@ -26,7 +26,7 @@ pub use movegen::{Kind, Move, Position};
 
 /// The board of one hex Seesaw variant.
 pub trait HexBoard: Copy + Send + Sync + 'static {
-    /// Registry name.
+    /// Registry name, written only here (the registry row reads it).
     const NAME: &'static str;
     /// The board geometry.
     const GEOMETRY: &'static HexGeometry;
