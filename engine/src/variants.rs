@@ -1,7 +1,7 @@
 //! The variant registry: every game Polydam plays, listed once.
 //!
-//! A row holds the cold data (name, aliases, family, one-line description) and the game type
-//! that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
+//! A row holds every per-variant fact that is not a rule (name, aliases, family, one-line
+//! description, PDN tags) and the game type that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
 //! the fully monomorphised game, once (at `init`, or when a command starts).
 //!
 //! Each variant's name is written once, beside its rule sheet ([`Game::NAME`], set by the
@@ -38,6 +38,56 @@ impl Family {
     }
 }
 
+/// A variant's PDN `GameType` tag (the PDN standard's GameType list: 20 International, 21
+/// English, 22 Italian, 23 American pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 30
+/// Turkish, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnGameType {
+    /// A number of the standard's list.
+    Listed {
+        /// The GameType number.
+        number: u8,
+        /// The rest of the tag value, leading comma included (start colour, board width and
+        /// height, notation, invert flag: `,W,8,8,A0,0`), when the number alone does not
+        /// describe the game; empty otherwise.
+        suffix: &'static str,
+    },
+    /// The list numbers no such game; the game is written with a `Variant` tag instead.
+    Unlisted {
+        /// Why there is no number.
+        reason: &'static str,
+    },
+}
+
+impl PdnGameType {
+    /// The `GameType` tag value (`20`, or the number with its suffix), if the game has one.
+    pub fn tag_value(self) -> Option<String> {
+        match self {
+            PdnGameType::Listed { number, suffix } => Some(format!("{number}{suffix}")),
+            PdnGameType::Unlisted { .. } => None,
+        }
+    }
+}
+
+/// A GameType number of the PDN standard, with no suffix.
+const fn game_type(number: u8) -> PdnGameType {
+    PdnGameType::Listed { number, suffix: "" }
+}
+
+/// The GameType of a variant that the PDN standard does not list.
+const UNLISTED: PdnGameType = PdnGameType::Unlisted {
+    reason: "the PDN standard's GameType list has no number for this game",
+};
+
+/// How a variant's PDN files write a game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnResultStyle {
+    /// Checkers files (English, American pool): `1-0`, `0-1`, `1/2-1/2`.
+    Checkers,
+    /// Draughts files, in match points: `2-0`, `0-2`, `1-1`.
+    Draughts,
+}
+
 /// One registry row.
 #[derive(Clone, Copy)]
 pub struct VariantEntry {
@@ -49,6 +99,10 @@ pub struct VariantEntry {
     pub family: Family,
     /// One line for `polydam variants`.
     pub description: &'static str,
+    /// The PDN `GameType` tag.
+    pub pdn_game_type: PdnGameType,
+    /// How PDN writes the result.
+    pub pdn_result: PdnResultStyle,
     /// The start position as the family's FEN.
     pub start_fen: fn() -> String,
     /// The draw rules.
@@ -94,7 +148,8 @@ fn start_fen_of<G: Game>() -> String {
 }
 
 macro_rules! registry {
-    ($( $game:ty => $family:ident, [$($alias:literal),*], $desc:literal; )*) => {
+    ($( $game:ty => $family:ident, [$($alias:literal),*], $pdn:expr, $result:ident,
+        $desc:literal; )*) => {
         /// Every registered variant, in the order `polydam variants` prints them.
         pub static VARIANTS: &[VariantEntry] = &[
             $( VariantEntry {
@@ -102,6 +157,8 @@ macro_rules! registry {
                 aliases: &[$($alias),*],
                 family: Family::$family,
                 description: $desc,
+                pdn_game_type: $pdn,
+                pdn_result: PdnResultStyle::$result,
                 start_fen: start_fen_of::<$game>,
                 draw_rules: <$game as Game>::draw_rules,
             }, )*
@@ -118,106 +175,108 @@ macro_rules! registry {
     };
 }
 
+// One row per variant: game type => family, [aliases], PDN GameType, PDN result style,
+// description.
 registry! {
-    Diagonal<dr::International> => Diagonal, ["normal", "standard"],
+    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts,
         "International draughts (FMJD), 10x10, flying kings, majority capture";
-    Diagonal<dr::Killer> => Diagonal, [],
+    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts,
         "Killer draughts: International, a king landing right behind a last-captured king";
-    Diagonal<dr::Brazilian> => Diagonal, [],
+    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts,
         "Brazilian draughts: International rules on 8x8";
-    Diagonal<dr::Russian> => Diagonal, [],
+    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts,
         "Russian draughts (shashki), 8x8, free capture choice, crown and continue";
-    Diagonal<dr::Pool> => Diagonal, [],
+    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers,
         "Pool checkers, 8x8, flying kings, free capture choice, Black moves first";
-    Diagonal<dr::English> => Diagonal, ["american", "checkers"],
+    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers,
         "English draughts / American checkers, 8x8, short kings, men capture forward";
-    Diagonal<dr::Italian> => Diagonal, [],
+    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts,
         "Italian draughts, 8x8, men may not capture kings, Italian capture precedence";
-    Diagonal<dr::Spanish> => Diagonal, [],
+    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts,
         "Spanish draughts, 8x8, flying kings, most pieces then most kings";
-    Diagonal<dr::Czech> => Diagonal, [],
+    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts,
         "Czech draughts, 8x8, flying kings, king captures first";
-    Diagonal<dr::Antidraughts> => Diagonal, ["losing"],
+    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts,
         "Antidraughts: International moves, lose all your pieces or moves to win";
-    Diagonal<dr::Breakthrough> => Diagonal, ["bt"],
+    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts,
         "Breakthrough: International moves, the first king wins";
-    Diagonal<dr::Dbc> => Diagonal, [],
+    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts,
         "Deferred backward capture (Winther): a man's first jump may not be backward";
-    Diagonal<dr::DbcKiller> => Diagonal, [],
+    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts,
         "dbc with the Killer halt behind a last-captured king";
-    Diagonal<dr::DbcKillerLight> => Diagonal, [],
+    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts,
         "dbc with the sequential killer halt (two or more pieces, last a king)";
-    Diagonal<dr::DbcHalt> => Diagonal, [],
+    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts,
         "dbc with the sequential halt rule (two or more pieces)";
-    Diagonal<dr::DbcHalt2> => Diagonal, [],
+    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts,
         "dbc with the halt when the last two captured pieces are kings";
-    Diagonal<dr::Constitutional> => Diagonal, [],
+    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
-    Orthogonal<or::Turkish> => Orthogonal, [],
+    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts,
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
-    Orthogonal<or::TurkishModified> => Orthogonal, [],
+    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts,
         "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
-    Orthogonal<or::Armenian> => Orthogonal, [],
+    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts,
         "Armenian (Tama): Turkish, men also step and kings also move diagonally";
-    Orthogonal<or::Armenian2> => Orthogonal, [],
+    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts,
         "Armenian II: Turkish, men capture backward but not as the first jump";
-    Orthogonal<or::Armenian3> => Orthogonal, [],
+    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts,
         "Armenian III: Armenian with promotion during the capture (crown and continue)";
-    Orthogonal<or::Gothic> => Orthogonal, [],
+    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts,
         "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
-    Orthogonal<or::GothicModified> => Orthogonal, [],
+    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts,
         "Modified Gothic: Gothic plus the first-rank line leap";
-    Orthogonal<or::GothicModified2> => Orthogonal, [],
+    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts,
         "Modified Gothic II: Modified Gothic without the majority rule";
-    Orthogonal<or::Adigha> => Orthogonal, [],
+    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts,
         "Adigha: Turkish with removal at the end and crown and continue";
-    Orthogonal<or::Croda> => Orthogonal, [],
+    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts,
         "Croda: 24 men each, men capture orthogonally all round, removal at the end";
-    Orthogonal<or::ModernGothic> => Orthogonal, [],
+    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts,
         "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
-    Orthogonal<or::ModernGothic2> => Orthogonal, [],
+    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts,
         "Modern Gothic II: Modern Gothic with 16 men each";
-    Orthogonal<or::Teutonic> => Orthogonal, [],
+    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts,
         "Teutonic: 24 men each, men capture in the five non-retreating directions";
-    Orthogonal<or::Teutonic2> => Orthogonal, [],
+    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts,
         "Teutonic II: Teutonic with 16 men each";
-    Orthogonal<or::Greek> => Orthogonal, [],
+    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts,
         "Greek (Ntama): Turkish, the king halts right behind every captured piece";
-    Orthogonal<or::Greek2> => Orthogonal, [],
+    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts,
         "Greek II: halting king, no majority rule";
-    Orthogonal<or::Greek3> => Orthogonal, [],
+    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts,
         "Greek III: Turkish without the majority rule";
-    Orthogonal<or::Greek4> => Orthogonal, [],
+    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts,
         "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
-    Orthogonal<or::Greek5> => Orthogonal, [],
+    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts,
         "Greek V: Greek IV without the majority rule";
-    Orthogonal<or::Greek6> => Orthogonal, [],
+    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts,
         "Greek VI: halting king, crown and continue";
-    Orthogonal<or::Greek7> => Orthogonal, [],
+    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts,
         "Greek VII: halting king, crown and continue, no majority rule";
-    Orthogonal<or::Universal> => Orthogonal, [],
+    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts,
         "Universal: 24 men each, capture in all eight directions, removal at the end";
-    Orthogonal<or::Dameo> => Orthogonal, [],
+    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts,
         "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
-    Orthogonal<or::Turkthic> => Orthogonal, [],
+    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts,
         "Turkthic: men step and capture five ways, halting eight-way flying kings";
-    Orthogonal<or::Turkthic2> => Orthogonal, [],
+    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts,
         "Turkthic II: Turkthic with one-step kings";
-    Orthogonal<or::Keny> => Orthogonal, [],
+    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts,
         "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
-    Orthogonal<or::Keny2> => Orthogonal, [],
+    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts,
         "Ossetian Keny II: Turkish, kings may turn 180 degrees";
-    Orthogonal<or::Harzdame> => Orthogonal, [],
+    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts,
         "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
-    Orthogonal<or::Bahrain> => Orthogonal, [],
+    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts,
         "Bahrain: Turkish plus the threatened-man rule";
-    Orthogonal<or::Bosnian> => Orthogonal, [],
+    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts,
         "Bosnian: Turkish, men also capture backward";
-    crate::stacks::SeesawDraughts => Stacks, [],
+    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts,
         "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
-    crate::hex::Hex<crate::hex::Side4> => Hex, [],
+    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts,
         "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
-    crate::hex::Hex<crate::hex::Side5> => Hex, [],
+    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts,
         "Seesaw on a hexhex board of side 5";
 }
 
