@@ -88,6 +88,21 @@ pub enum PdnResultStyle {
     Draughts,
 }
 
+/// How `pydraughts` (0.6.x), the main Hub client of the 8x8 games, numbers a variant's squares
+/// against its rule card. The Hub session's translator (`polydam_protocol::numbering`) applies
+/// it when the client asks for pydraughts numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PydraughtsNumbering {
+    /// As the card, in moves, `fen=` and `pos=`.
+    Card,
+    /// Moves and `fen=` numbered from a1 (the 8x8 card's ranks flipped: card square `4r+k+1`
+    /// is the client's `4(7-r)+k+1`); `pos=` as the card (Russian, Brazilian).
+    RankFlip,
+    /// Moves and `fen=` as the card; `pos=` turned 180 degrees with colours and the side letter
+    /// swapped (English).
+    Turned,
+}
+
 /// One registry row.
 #[derive(Clone, Copy)]
 pub struct VariantEntry {
@@ -103,6 +118,8 @@ pub struct VariantEntry {
     pub pdn_game_type: PdnGameType,
     /// How PDN writes the result.
     pub pdn_result: PdnResultStyle,
+    /// How pydraughts numbers the squares.
+    pub pydraughts: PydraughtsNumbering,
     /// The start position as the family's FEN.
     pub start_fen: fn() -> String,
     /// The draw rules.
@@ -149,7 +166,7 @@ fn start_fen_of<G: Game>() -> String {
 
 macro_rules! registry {
     ($( $game:ty => $family:ident, [$($alias:literal),*], $pdn:expr, $result:ident,
-        $desc:literal; )*) => {
+        $pydraughts:ident, $desc:literal; )*) => {
         /// Every registered variant, in the order `polydam variants` prints them.
         pub static VARIANTS: &[VariantEntry] = &[
             $( VariantEntry {
@@ -159,6 +176,7 @@ macro_rules! registry {
                 description: $desc,
                 pdn_game_type: $pdn,
                 pdn_result: PdnResultStyle::$result,
+                pydraughts: PydraughtsNumbering::$pydraughts,
                 start_fen: start_fen_of::<$game>,
                 draw_rules: <$game as Game>::draw_rules,
             }, )*
@@ -176,107 +194,107 @@ macro_rules! registry {
 }
 
 // One row per variant: game type => family, [aliases], PDN GameType, PDN result style,
-// description.
+// pydraughts numbering, description.
 registry! {
-    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts,
+    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts, Card,
         "International draughts (FMJD), 10x10, flying kings, majority capture";
-    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts, Card,
         "Killer draughts: International, a king landing right behind a last-captured king";
-    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts,
+    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts, RankFlip,
         "Brazilian draughts: International rules on 8x8";
-    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts,
+    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts, RankFlip,
         "Russian draughts (shashki), 8x8, free capture choice, crown and continue";
-    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers,
+    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers, Card,
         "Pool checkers, 8x8, flying kings, free capture choice, Black moves first";
-    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers,
+    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers, Turned,
         "English draughts / American checkers, 8x8, short kings, men capture forward";
-    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts,
+    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts, Card,
         "Italian draughts, 8x8, men may not capture kings, Italian capture precedence";
-    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts,
+    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts, Card,
         "Spanish draughts, 8x8, flying kings, most pieces then most kings";
-    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts,
+    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts, Card,
         "Czech draughts, 8x8, flying kings, king captures first";
-    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts,
+    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts, Card,
         "Antidraughts: International moves, lose all your pieces or moves to win";
-    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts,
+    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts, Card,
         "Breakthrough: International moves, the first king wins";
-    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts, Card,
         "Deferred backward capture (Winther): a man's first jump may not be backward";
-    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the Killer halt behind a last-captured king";
-    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the sequential killer halt (two or more pieces, last a king)";
-    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the sequential halt rule (two or more pieces)";
-    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the halt when the last two captured pieces are kings";
-    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts,
+    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts, Card,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
-    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts,
+    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts, Card,
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
-    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
-    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian (Tama): Turkish, men also step and kings also move diagonally";
-    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian II: Turkish, men capture backward but not as the first jump";
-    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian III: Armenian with promotion during the capture (crown and continue)";
-    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
-    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Gothic: Gothic plus the first-rank line leap";
-    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Gothic II: Modified Gothic without the majority rule";
-    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Adigha: Turkish with removal at the end and crown and continue";
-    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Croda: 24 men each, men capture orthogonally all round, removal at the end";
-    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
-    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modern Gothic II: Modern Gothic with 16 men each";
-    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Teutonic: 24 men each, men capture in the five non-retreating directions";
-    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Teutonic II: Teutonic with 16 men each";
-    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek (Ntama): Turkish, the king halts right behind every captured piece";
-    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek II: halting king, no majority rule";
-    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek III: Turkish without the majority rule";
-    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
-    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek V: Greek IV without the majority rule";
-    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek VI: halting king, crown and continue";
-    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek VII: halting king, crown and continue, no majority rule";
-    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Universal: 24 men each, capture in all eight directions, removal at the end";
-    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
-    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Turkthic: men step and capture five ways, halting eight-way flying kings";
-    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Turkthic II: Turkthic with one-step kings";
-    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
-    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Ossetian Keny II: Turkish, kings may turn 180 degrees";
-    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
-    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Bahrain: Turkish plus the threatened-man rule";
-    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts,
+    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Bosnian: Turkish, men also capture backward";
-    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts,
+    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts, Card,
         "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
-    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts,
+    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts, Card,
         "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
-    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts,
+    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts, Card,
         "Seesaw on a hexhex board of side 5";
 }
 
