@@ -311,3 +311,104 @@ pub fn lookup(name: &str) -> Result<&'static VariantEntry, UnknownVariant> {
 pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The square numbers written in a FEN.
+    fn squares(fen: &str) -> Vec<u32> {
+        fen.split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn every_row_has_every_fact() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Game>(self) -> &'static str {
+                G::NAME
+            }
+        }
+        let mut seen_names: Vec<&str> = Vec::new();
+        let mut seen_game_types: Vec<(u8, &str)> = Vec::new();
+        for v in VARIANTS {
+            let name = v.name;
+            // Names: lower case (lookup lowers its input), unique among names and aliases, and
+            // each one finds this row and dispatches to the game called `name`.
+            for n in std::iter::once(&name).chain(v.aliases) {
+                assert!(!n.is_empty(), "{name}: an empty name");
+                assert!(
+                    n.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                    "{name}: '{n}' is not a lower-case word"
+                );
+                assert!(!seen_names.contains(n), "{name}: '{n}' is taken");
+                seen_names.push(n);
+                for spelling in [n.to_string(), n.to_ascii_uppercase(), format!(" {n} ")] {
+                    let row = lookup(&spelling).unwrap_or_else(|e| panic!("{e}"));
+                    assert!(
+                        std::ptr::eq(row, v),
+                        "{name}: '{spelling}' finds {}",
+                        row.name
+                    );
+                }
+                assert_eq!(dispatch(n, Name), Ok(name));
+            }
+            // Description: one non-empty line.
+            let d = v.description;
+            assert!(!d.trim().is_empty(), "{name}: no description");
+            assert!(
+                !d.contains('\n') && d.trim() == d,
+                "{name}: description {d:?}"
+            );
+            // Start position.
+            assert!(!(v.start_fen)().is_empty(), "{name}: no start position");
+            // PDN: a draughts number of the standard's list (20 and up; 0-19 are chess), unique
+            // with its suffix, or the reason there is none.
+            match v.pdn_game_type {
+                PdnGameType::Listed { number, suffix } => {
+                    assert!(
+                        number >= 20,
+                        "{name}: GameType {number} is no draughts game"
+                    );
+                    assert!(
+                        suffix.is_empty() || suffix.starts_with(','),
+                        "{name}: GameType suffix {suffix:?}"
+                    );
+                    assert!(
+                        !seen_game_types.contains(&(number, suffix)),
+                        "{name}: GameType {number}{suffix} is taken"
+                    );
+                    seen_game_types.push((number, suffix));
+                }
+                PdnGameType::Unlisted { reason } => {
+                    assert!(
+                        !reason.trim().is_empty(),
+                        "{name}: no GameType and no reason"
+                    );
+                }
+            }
+            // pydraughts numbering: the translated schemes are for the 8x8 diagonal board.
+            if v.pydraughts != PydraughtsNumbering::Card {
+                let fen = (v.start_fen)();
+                assert_eq!(v.family, Family::Diagonal, "{name}: {:?}", v.pydraughts);
+                assert_eq!(squares(&fen).into_iter().max(), Some(32), "{name}: {fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn game_type_tag_values() {
+        assert_eq!(game_type(20).tag_value().as_deref(), Some("20"));
+        let suffixed = PdnGameType::Listed {
+            number: 20,
+            suffix: ",W,8,8,A0,0",
+        };
+        assert_eq!(suffixed.tag_value().as_deref(), Some("20,W,8,8,A0,0"));
+        assert_eq!(UNLISTED.tag_value(), None);
+        assert_eq!(lookup("czech").map(|v| v.pdn_game_type), Ok(game_type(29)));
+    }
+}
