@@ -1,8 +1,11 @@
 //! The variant registry: every game Polydam plays, listed once.
 //!
-//! A row holds the cold data (name, aliases, family, one-line description) and the game type
-//! that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
+//! A row holds every per-variant fact that is not a rule (name, aliases, family, one-line
+//! description, PDN tags) and the game type that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
 //! the fully monomorphised game, once (at `init`, or when a command starts).
+//!
+//! Each variant's name is written once, beside its rule sheet ([`Game::NAME`], set by the
+//! family's sheet macro); the row reads it from the game type it names.
 
 use std::fmt;
 
@@ -35,10 +38,75 @@ impl Family {
     }
 }
 
+/// A variant's PDN `GameType` tag (the PDN standard's GameType list: 20 International, 21
+/// English, 22 Italian, 23 American pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 30
+/// Turkish, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnGameType {
+    /// A number of the standard's list.
+    Listed {
+        /// The GameType number.
+        number: u8,
+        /// The rest of the tag value, leading comma included (start colour, board width and
+        /// height, notation, invert flag: `,W,8,8,A0,0`), when the number alone does not
+        /// describe the game; empty otherwise.
+        suffix: &'static str,
+    },
+    /// The list numbers no such game; the game is written with a `Variant` tag instead.
+    Unlisted {
+        /// Why there is no number.
+        reason: &'static str,
+    },
+}
+
+impl PdnGameType {
+    /// The `GameType` tag value (`20`, or the number with its suffix), if the game has one.
+    pub fn tag_value(self) -> Option<String> {
+        match self {
+            PdnGameType::Listed { number, suffix } => Some(format!("{number}{suffix}")),
+            PdnGameType::Unlisted { .. } => None,
+        }
+    }
+}
+
+/// A GameType number of the PDN standard, with no suffix.
+const fn game_type(number: u8) -> PdnGameType {
+    PdnGameType::Listed { number, suffix: "" }
+}
+
+/// The GameType of a variant that the PDN standard does not list.
+const UNLISTED: PdnGameType = PdnGameType::Unlisted {
+    reason: "the PDN standard's GameType list has no number for this game",
+};
+
+/// How a variant's PDN files write a game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnResultStyle {
+    /// Checkers files (English, American pool): `1-0`, `0-1`, `1/2-1/2`.
+    Checkers,
+    /// Draughts files, in match points: `2-0`, `0-2`, `1-1`.
+    Draughts,
+}
+
+/// How `pydraughts` (0.6.x), the main Hub client of the 8x8 games, numbers a variant's squares
+/// against its rule card. The Hub session's translator (`polydam_protocol::numbering`) applies
+/// it when the client asks for pydraughts numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PydraughtsNumbering {
+    /// As the card, in moves, `fen=` and `pos=`.
+    Card,
+    /// Moves and `fen=` numbered from a1 (the 8x8 card's ranks flipped: card square `4r+k+1`
+    /// is the client's `4(7-r)+k+1`); `pos=` as the card (Russian, Brazilian).
+    RankFlip,
+    /// Moves and `fen=` as the card; `pos=` turned 180 degrees with colours and the side letter
+    /// swapped (English).
+    Turned,
+}
+
 /// One registry row.
 #[derive(Clone, Copy)]
 pub struct VariantEntry {
-    /// The canonical name (as in the rule cards).
+    /// The canonical name (as in the rule cards): the game type's [`Game::NAME`].
     pub name: &'static str,
     /// Other names accepted (`normal`, `losing`, ...).
     pub aliases: &'static [&'static str],
@@ -46,6 +114,12 @@ pub struct VariantEntry {
     pub family: Family,
     /// One line for `polydam variants`.
     pub description: &'static str,
+    /// The PDN `GameType` tag.
+    pub pdn_game_type: PdnGameType,
+    /// How PDN writes the result.
+    pub pdn_result: PdnResultStyle,
+    /// How pydraughts numbers the squares.
+    pub pydraughts: PydraughtsNumbering,
     /// The start position as the family's FEN.
     pub start_fen: fn() -> String,
     /// The draw rules.
@@ -91,14 +165,18 @@ fn start_fen_of<G: Game>() -> String {
 }
 
 macro_rules! registry {
-    ($( $name:literal, [$($alias:literal),*], $family:ident, $game:ty, $desc:literal; )*) => {
+    ($( $game:ty => $family:ident, [$($alias:literal),*], $pdn:expr, $result:ident,
+        $pydraughts:ident, $desc:literal; )*) => {
         /// Every registered variant, in the order `polydam variants` prints them.
         pub static VARIANTS: &[VariantEntry] = &[
             $( VariantEntry {
-                name: $name,
+                name: <$game as Game>::NAME,
                 aliases: &[$($alias),*],
                 family: Family::$family,
                 description: $desc,
+                pdn_game_type: $pdn,
+                pdn_result: PdnResultStyle::$result,
+                pydraughts: PydraughtsNumbering::$pydraughts,
                 start_fen: start_fen_of::<$game>,
                 draw_rules: <$game as Game>::draw_rules,
             }, )*
@@ -107,114 +185,116 @@ macro_rules! registry {
         /// Calls `visitor` with the game type of the variant called `name` (or an alias).
         pub fn dispatch<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, UnknownVariant> {
             let entry = lookup(name)?;
-            match entry.name {
-                $( $name => Ok(visitor.visit::<$game>()), )*
-                _ => Err(UnknownVariant(name.to_string())),
-            }
+            $( if entry.name == <$game as Game>::NAME {
+                return Ok(visitor.visit::<$game>());
+            } )*
+            Err(UnknownVariant(name.to_string()))
         }
     };
 }
 
+// One row per variant: game type => family, [aliases], PDN GameType, PDN result style,
+// pydraughts numbering, description.
 registry! {
-    "international", ["normal", "standard"], Diagonal, Diagonal<dr::International>,
+    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts, Card,
         "International draughts (FMJD), 10x10, flying kings, majority capture";
-    "killer", [], Diagonal, Diagonal<dr::Killer>,
+    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts, Card,
         "Killer draughts: International, a king landing right behind a last-captured king";
-    "brazilian", [], Diagonal, Diagonal<dr::Brazilian>,
+    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts, RankFlip,
         "Brazilian draughts: International rules on 8x8";
-    "russian", [], Diagonal, Diagonal<dr::Russian>,
+    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts, RankFlip,
         "Russian draughts (shashki), 8x8, free capture choice, crown and continue";
-    "pool", [], Diagonal, Diagonal<dr::Pool>,
+    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers, Card,
         "Pool checkers, 8x8, flying kings, free capture choice, Black moves first";
-    "english", ["american", "checkers"], Diagonal, Diagonal<dr::English>,
+    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers, Turned,
         "English draughts / American checkers, 8x8, short kings, men capture forward";
-    "italian", [], Diagonal, Diagonal<dr::Italian>,
+    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts, Card,
         "Italian draughts, 8x8, men may not capture kings, Italian capture precedence";
-    "spanish", [], Diagonal, Diagonal<dr::Spanish>,
+    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts, Card,
         "Spanish draughts, 8x8, flying kings, most pieces then most kings";
-    "czech", [], Diagonal, Diagonal<dr::Czech>,
+    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts, Card,
         "Czech draughts, 8x8, flying kings, king captures first";
-    "antidraughts", ["losing"], Diagonal, Diagonal<dr::Antidraughts>,
+    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts, Card,
         "Antidraughts: International moves, lose all your pieces or moves to win";
-    "breakthrough", ["bt"], Diagonal, Diagonal<dr::Breakthrough>,
+    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts, Card,
         "Breakthrough: International moves, the first king wins";
-    "dbc", [], Diagonal, Diagonal<dr::Dbc>,
+    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts, Card,
         "Deferred backward capture (Winther): a man's first jump may not be backward";
-    "dbc-killer", [], Diagonal, Diagonal<dr::DbcKiller>,
+    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the Killer halt behind a last-captured king";
-    "dbc-killer-light", [], Diagonal, Diagonal<dr::DbcKillerLight>,
+    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the sequential killer halt (two or more pieces, last a king)";
-    "dbc-halt", [], Diagonal, Diagonal<dr::DbcHalt>,
+    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the sequential halt rule (two or more pieces)";
-    "dbc-halt-2", [], Diagonal, Diagonal<dr::DbcHalt2>,
+    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts, Card,
         "dbc with the halt when the last two captured pieces are kings";
-    "constitutional", [], Diagonal, Diagonal<dr::Constitutional>,
+    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts, Card,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
-    "turkish", [], Orthogonal, Orthogonal<or::Turkish>,
+    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts, Card,
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
-    "turkish-modified", [], Orthogonal, Orthogonal<or::TurkishModified>,
+    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
-    "armenian", [], Orthogonal, Orthogonal<or::Armenian>,
+    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian (Tama): Turkish, men also step and kings also move diagonally";
-    "armenian-2", [], Orthogonal, Orthogonal<or::Armenian2>,
+    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian II: Turkish, men capture backward but not as the first jump";
-    "armenian-3", [], Orthogonal, Orthogonal<or::Armenian3>,
+    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Armenian III: Armenian with promotion during the capture (crown and continue)";
-    "gothic", [], Orthogonal, Orthogonal<or::Gothic>,
+    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
-    "gothic-modified", [], Orthogonal, Orthogonal<or::GothicModified>,
+    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Gothic: Gothic plus the first-rank line leap";
-    "gothic-modified-2", [], Orthogonal, Orthogonal<or::GothicModified2>,
+    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modified Gothic II: Modified Gothic without the majority rule";
-    "adigha", [], Orthogonal, Orthogonal<or::Adigha>,
+    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Adigha: Turkish with removal at the end and crown and continue";
-    "croda", [], Orthogonal, Orthogonal<or::Croda>,
+    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Croda: 24 men each, men capture orthogonally all round, removal at the end";
-    "modern-gothic", [], Orthogonal, Orthogonal<or::ModernGothic>,
+    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
-    "modern-gothic-2", [], Orthogonal, Orthogonal<or::ModernGothic2>,
+    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Modern Gothic II: Modern Gothic with 16 men each";
-    "teutonic", [], Orthogonal, Orthogonal<or::Teutonic>,
+    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Teutonic: 24 men each, men capture in the five non-retreating directions";
-    "teutonic-2", [], Orthogonal, Orthogonal<or::Teutonic2>,
+    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Teutonic II: Teutonic with 16 men each";
-    "greek", [], Orthogonal, Orthogonal<or::Greek>,
+    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek (Ntama): Turkish, the king halts right behind every captured piece";
-    "greek-2", [], Orthogonal, Orthogonal<or::Greek2>,
+    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek II: halting king, no majority rule";
-    "greek-3", [], Orthogonal, Orthogonal<or::Greek3>,
+    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek III: Turkish without the majority rule";
-    "greek-4", [], Orthogonal, Orthogonal<or::Greek4>,
+    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
-    "greek-5", [], Orthogonal, Orthogonal<or::Greek5>,
+    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek V: Greek IV without the majority rule";
-    "greek-6", [], Orthogonal, Orthogonal<or::Greek6>,
+    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek VI: halting king, crown and continue";
-    "greek-7", [], Orthogonal, Orthogonal<or::Greek7>,
+    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Greek VII: halting king, crown and continue, no majority rule";
-    "universal", [], Orthogonal, Orthogonal<or::Universal>,
+    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Universal: 24 men each, capture in all eight directions, removal at the end";
-    "dameo", [], Orthogonal, Orthogonal<or::Dameo>,
+    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
-    "turkthic", [], Orthogonal, Orthogonal<or::Turkthic>,
+    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Turkthic: men step and capture five ways, halting eight-way flying kings";
-    "turkthic-2", [], Orthogonal, Orthogonal<or::Turkthic2>,
+    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Turkthic II: Turkthic with one-step kings";
-    "keny", [], Orthogonal, Orthogonal<or::Keny>,
+    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
-    "keny-2", [], Orthogonal, Orthogonal<or::Keny2>,
+    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Ossetian Keny II: Turkish, kings may turn 180 degrees";
-    "harzdame", [], Orthogonal, Orthogonal<or::Harzdame>,
+    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
-    "bahrain", [], Orthogonal, Orthogonal<or::Bahrain>,
+    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Bahrain: Turkish plus the threatened-man rule";
-    "bosnian", [], Orthogonal, Orthogonal<or::Bosnian>,
+    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts, Card,
         "Bosnian: Turkish, men also capture backward";
-    "seesaw-draughts", [], Stacks, crate::stacks::SeesawDraughts,
+    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts, Card,
         "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
-    "seesaw", [], Hex, crate::hex::Hex<crate::hex::Side4>,
+    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts, Card,
         "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
-    "seesaw-5", [], Hex, crate::hex::Hex<crate::hex::Side5>,
+    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts, Card,
         "Seesaw on a hexhex board of side 5";
 }
 
@@ -230,4 +310,105 @@ pub fn lookup(name: &str) -> Result<&'static VariantEntry, UnknownVariant> {
 /// The canonical names of every variant.
 pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The square numbers written in a FEN.
+    fn squares(fen: &str) -> Vec<u32> {
+        fen.split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn every_row_has_every_fact() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Game>(self) -> &'static str {
+                G::NAME
+            }
+        }
+        let mut seen_names: Vec<&str> = Vec::new();
+        let mut seen_game_types: Vec<(u8, &str)> = Vec::new();
+        for v in VARIANTS {
+            let name = v.name;
+            // Names: lower case (lookup lowers its input), unique among names and aliases, and
+            // each one finds this row and dispatches to the game called `name`.
+            for n in std::iter::once(&name).chain(v.aliases) {
+                assert!(!n.is_empty(), "{name}: an empty name");
+                assert!(
+                    n.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                    "{name}: '{n}' is not a lower-case word"
+                );
+                assert!(!seen_names.contains(n), "{name}: '{n}' is taken");
+                seen_names.push(n);
+                for spelling in [n.to_string(), n.to_ascii_uppercase(), format!(" {n} ")] {
+                    let row = lookup(&spelling).unwrap_or_else(|e| panic!("{e}"));
+                    assert!(
+                        std::ptr::eq(row, v),
+                        "{name}: '{spelling}' finds {}",
+                        row.name
+                    );
+                }
+                assert_eq!(dispatch(n, Name), Ok(name));
+            }
+            // Description: one non-empty line.
+            let d = v.description;
+            assert!(!d.trim().is_empty(), "{name}: no description");
+            assert!(
+                !d.contains('\n') && d.trim() == d,
+                "{name}: description {d:?}"
+            );
+            // Start position.
+            assert!(!(v.start_fen)().is_empty(), "{name}: no start position");
+            // PDN: a draughts number of the standard's list (20 and up; 0-19 are chess), unique
+            // with its suffix, or the reason there is none.
+            match v.pdn_game_type {
+                PdnGameType::Listed { number, suffix } => {
+                    assert!(
+                        number >= 20,
+                        "{name}: GameType {number} is no draughts game"
+                    );
+                    assert!(
+                        suffix.is_empty() || suffix.starts_with(','),
+                        "{name}: GameType suffix {suffix:?}"
+                    );
+                    assert!(
+                        !seen_game_types.contains(&(number, suffix)),
+                        "{name}: GameType {number}{suffix} is taken"
+                    );
+                    seen_game_types.push((number, suffix));
+                }
+                PdnGameType::Unlisted { reason } => {
+                    assert!(
+                        !reason.trim().is_empty(),
+                        "{name}: no GameType and no reason"
+                    );
+                }
+            }
+            // pydraughts numbering: the translated schemes are for the 8x8 diagonal board.
+            if v.pydraughts != PydraughtsNumbering::Card {
+                let fen = (v.start_fen)();
+                assert_eq!(v.family, Family::Diagonal, "{name}: {:?}", v.pydraughts);
+                assert_eq!(squares(&fen).into_iter().max(), Some(32), "{name}: {fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn game_type_tag_values() {
+        assert_eq!(game_type(20).tag_value().as_deref(), Some("20"));
+        let suffixed = PdnGameType::Listed {
+            number: 20,
+            suffix: ",W,8,8,A0,0",
+        };
+        assert_eq!(suffixed.tag_value().as_deref(), Some("20,W,8,8,A0,0"));
+        assert_eq!(UNLISTED.tag_value(), None);
+        assert_eq!(lookup("czech").map(|v| v.pdn_game_type), Ok(game_type(29)));
+    }
 }

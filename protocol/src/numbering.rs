@@ -6,17 +6,22 @@
 //! (8x8: square 1 is b8, White on 21-32, except Italian a8 and Spanish h1). `pydraughts`, the
 //! main Hub client for the 8x8 games, numbers some of them differently, and its `pos=` string
 //! is not in the same numbering as its moves. With [`Numbering::Pydraughts`] (the default of
-//! the Hub session) the session translates at the protocol boundary:
+//! the Hub session) the session translates at the protocol boundary, by the scheme of the
+//! variant's registry row (`VariantEntry::pydraughts`, a [`PydraughtsNumbering`]):
 //!
-//! | variant | `pos=` string (pydraughts' internal board) | moves, `fen=` (pydraughts' own numbering) |
+//! | scheme (variants) | `pos=` string (pydraughts' internal board) | moves, `fen=` (pydraughts' own numbering) |
 //! |---|---|---|
-//! | `international` (pydraughts `standard`), `italian`, all others | as the card | as the card |
-//! | `russian`, `brazilian` | as the card (char i = card square i) | own square v = card square `4*(7-r)+k+1`, where card square `n = 4r+k+1` (rank flip: 1 = a1, 4 = g1, 29 = b8, 32 = h8) |
-//! | `english` | char i = card square `33-i`, colours swapped, side letter swapped (`W` = Black to move) | as the card |
+//! | `Card` (`international` = pydraughts `standard`, `italian`, all others) | as the card | as the card |
+//! | `RankFlip` (`russian`, `brazilian`) | as the card (char i = card square i) | own square v = card square `4*(7-r)+k+1`, where card square `n = 4r+k+1` (rank flip: 1 = a1, 4 = g1, 29 = b8, 32 = h8) |
+//! | `Turned` (`english`) | char i = card square `33-i`, colours swapped, side letter swapped (`W` = Black to move) | as the card |
 //!
 //! With [`Numbering::Card`] everything is passed through unchanged.
+//!
+//! [`PydraughtsNumbering`]: polydam_engine::variants::PydraughtsNumbering
 
 use std::fmt;
+
+use polydam_engine::variants::{lookup, PydraughtsNumbering as Scheme};
 
 /// Which numbering the Hub client uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -51,17 +56,6 @@ impl fmt::Display for Numbering {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// How one variant's client notation differs from the card's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Scheme {
-    /// Same numbers, same colours.
-    Identity,
-    /// pydraughts' Russian and Brazilian: moves numbered from a1 (rank flip); `pos=` as the card.
-    RankFlip8,
-    /// pydraughts' English: moves as the card; `pos=` turned 180 degrees with colours swapped.
-    EnglishTurned,
 }
 
 /// Translates squares, moves and positions between a client's numbering and the card's, for
@@ -104,27 +98,26 @@ fn swap_colour(c: char) -> char {
 }
 
 impl Translator {
-    /// The translator for `variant` (a canonical registry name) under `numbering`.
+    /// The translator for `variant` (a registry name or alias) under `numbering`: the scheme of
+    /// the variant's registry row, or none (pass-through) for an unknown name.
     pub fn new(variant: &str, numbering: Numbering) -> Translator {
-        let scheme = match (numbering, variant) {
-            (Numbering::Card, _) => Scheme::Identity,
-            (Numbering::Pydraughts, "russian" | "brazilian") => Scheme::RankFlip8,
-            (Numbering::Pydraughts, "english") => Scheme::EnglishTurned,
-            (Numbering::Pydraughts, _) => Scheme::Identity,
+        let scheme = match numbering {
+            Numbering::Card => Scheme::Card,
+            Numbering::Pydraughts => lookup(variant).map_or(Scheme::Card, |v| v.pydraughts),
         };
         Translator { scheme }
     }
 
     /// Whether nothing is translated.
     pub fn is_identity(&self) -> bool {
-        self.scheme == Scheme::Identity
+        self.scheme == Scheme::Card
     }
 
     /// A square number of a move or FEN from the client, in card numbering.
     pub fn square_in(&self, n: usize) -> usize {
         match self.scheme {
-            Scheme::RankFlip8 => rank_flip(n),
-            Scheme::Identity | Scheme::EnglishTurned => n,
+            Scheme::RankFlip => rank_flip(n),
+            Scheme::Card | Scheme::Turned => n,
         }
     }
 
@@ -167,15 +160,15 @@ impl Translator {
     /// the engine).
     pub fn move_in(&self, text: &str) -> String {
         match self.scheme {
-            Scheme::RankFlip8 => Self::map_numbers(text, rank_flip),
-            Scheme::Identity | Scheme::EnglishTurned => text.to_owned(),
+            Scheme::RankFlip => Self::map_numbers(text, rank_flip),
+            Scheme::Card | Scheme::Turned => text.to_owned(),
         }
     }
 
     /// A move in card numbering (Hub form), rewritten for the client.
     pub fn move_out(&self, text: &str) -> String {
         match self.scheme {
-            Scheme::RankFlip8 => {
+            Scheme::RankFlip => {
                 // Hub form lists the captured squares in ascending order: keep them so in the
                 // client's numbering.
                 let mapped = Self::map_numbers(text, rank_flip);
@@ -190,7 +183,7 @@ impl Translator {
                     mapped
                 }
             }
-            Scheme::Identity | Scheme::EnglishTurned => text.to_owned(),
+            Scheme::Card | Scheme::Turned => text.to_owned(),
         }
     }
 
@@ -198,8 +191,8 @@ impl Translator {
     /// character positions.
     pub fn position_in(&self, text: &str) -> Result<String, String> {
         match self.scheme {
-            Scheme::Identity | Scheme::RankFlip8 => Ok(text.to_owned()),
-            Scheme::EnglishTurned => {
+            Scheme::Card | Scheme::RankFlip => Ok(text.to_owned()),
+            Scheme::Turned => {
                 let text = text.trim();
                 let count = text.chars().count();
                 if count != SQUARES_8X8 + 1 {
@@ -241,8 +234,8 @@ impl Translator {
     /// Ranges are expanded where the numbering does not keep them contiguous.
     pub fn fen_in(&self, text: &str) -> String {
         match self.scheme {
-            Scheme::Identity | Scheme::EnglishTurned => text.to_owned(),
-            Scheme::RankFlip8 => {
+            Scheme::Card | Scheme::Turned => text.to_owned(),
+            Scheme::RankFlip => {
                 // Sections: side, then W..., B... (others, e.g. H0, F1, kept).
                 let mut sections = Vec::new();
                 for (i, section) in text.split(':').enumerate() {
@@ -326,6 +319,25 @@ mod tests {
         let card = Translator::new("russian", Numbering::Card);
         assert!(card.is_identity());
         assert_eq!(card.move_in("10-14"), "10-14");
+    }
+
+    #[test]
+    fn schemes_are_the_registry_rows() {
+        // pydraughts numbers Russian and Brazilian from a1 and turns the English board; every
+        // other variant is as the card.
+        for v in polydam_engine::variants::VARIANTS {
+            let expected = match v.name {
+                "russian" | "brazilian" => Scheme::RankFlip,
+                "english" => Scheme::Turned,
+                _ => Scheme::Card,
+            };
+            for name in std::iter::once(&v.name).chain(v.aliases) {
+                let t = Translator::new(name, Numbering::Pydraughts);
+                assert_eq!(t.scheme, expected, "{name}");
+                assert!(Translator::new(name, Numbering::Card).is_identity());
+            }
+        }
+        assert!(Translator::new("frisian", Numbering::Pydraughts).is_identity());
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub struct DiagonalInfo {
 
 /// A diagonal variant: its rule sheet and its cold data.
 pub trait Rules: Send + Sync + 'static {
-    /// The registry name.
+    /// The registry name, written only here (the registry row reads it).
     const NAME: &'static str;
     /// The hot knobs, read as constants by the generator.
     const SHEET: RuleSheet;

@@ -28,7 +28,7 @@ pub use setup::{Setup, SetupError};
 
 /// The board of one hex Seesaw variant.
 pub trait HexBoard: Copy + Send + Sync + 'static {
-    /// Registry name.
+    /// Registry name, written only here (the registry row reads it).
     const NAME: &'static str;
     /// The board geometry.
     const GEOMETRY: &'static HexGeometry;

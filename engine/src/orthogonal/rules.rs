@@ -381,7 +381,7 @@ pub struct OrthogonalInfo {
 
 /// An orthogonal variant: its rule sheet and its cold data.
 pub trait Rules: Send + Sync + 'static {
-    /// The registry name (as on the card).
+    /// The registry name (as on the card), written only here (the registry row reads it).
     const NAME: &'static str;
     /// The hot knobs, read as constants by the generator.
     const SHEET: RuleSheet;

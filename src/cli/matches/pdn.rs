@@ -1,12 +1,14 @@
 //! Writing finished games as PDN.
 //!
 //! Tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result`, then
-//! `GameType` for the variants PDN numbers (20 International, 21 English, 22 Italian, 23
-//! American pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 30 Turkish, 40 Frisian) or
-//! `Variant` otherwise, `FEN` when the game does not start from the variant's start position,
-//! and `Termination` with the referee's reason.
+//! `GameType` for the variants PDN numbers or `Variant` otherwise, `FEN` when the game does not
+//! start from the variant's start position, and `Termination` with the referee's reason. The
+//! GameType and the result style are the variant's registry row's
+//! ([`VariantEntry`](polydam_engine::variants::VariantEntry) `pdn_game_type`, `pdn_result`).
 
 use std::fmt::Write as _;
+
+use polydam_engine::variants::{lookup, PdnResultStyle};
 
 /// The game's result from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,34 +46,23 @@ pub struct PdnGame {
     pub second_player_starts: bool,
 }
 
-/// The PDN `GameType` number of a variant, when PDN defines one.
-pub fn game_type(variant: &str) -> Option<u32> {
-    Some(match variant {
-        "international" => 20,
-        "english" => 21,
-        "italian" => 22,
-        "pool" => 23,
-        "spanish" => 24,
-        "russian" => 25,
-        "brazilian" => 26,
-        "czech" => 29,
-        "turkish" => 30,
-        "frisian" => 40,
-        _ => return None,
-    })
+/// The PDN `GameType` tag value of a variant (its registry row's), when PDN numbers it.
+pub fn game_type(variant: &str) -> Option<String> {
+    lookup(variant).ok()?.pdn_game_type.tag_value()
 }
 
-/// The result token: `1-0`, `0-1`, `1/2-1/2` for English and pool checkers (as their PDN
-/// files write it), `2-0`, `0-2`, `1-1` for every other game.
+/// The result token in the variant's style (its registry row's): `1-0`, `0-1`, `1/2-1/2` for
+/// checkers (English and pool, as their PDN files write it), `2-0`, `0-2`, `1-1` for draughts,
+/// and for an unknown name.
 pub fn result_text(variant: &str, result: PdnResult) -> &'static str {
-    let checkers = matches!(variant, "english" | "pool");
-    match (checkers, result) {
-        (true, PdnResult::WhiteWins) => "1-0",
-        (true, PdnResult::BlackWins) => "0-1",
-        (true, PdnResult::Draw) => "1/2-1/2",
-        (false, PdnResult::WhiteWins) => "2-0",
-        (false, PdnResult::BlackWins) => "0-2",
-        (false, PdnResult::Draw) => "1-1",
+    let style = lookup(variant).map_or(PdnResultStyle::Draughts, |v| v.pdn_result);
+    match (style, result) {
+        (PdnResultStyle::Checkers, PdnResult::WhiteWins) => "1-0",
+        (PdnResultStyle::Checkers, PdnResult::BlackWins) => "0-1",
+        (PdnResultStyle::Checkers, PdnResult::Draw) => "1/2-1/2",
+        (PdnResultStyle::Draughts, PdnResult::WhiteWins) => "2-0",
+        (PdnResultStyle::Draughts, PdnResult::BlackWins) => "0-2",
+        (PdnResultStyle::Draughts, PdnResult::Draw) => "1-1",
     }
 }
 
@@ -93,7 +84,7 @@ pub fn write_game(game: &PdnGame) -> String {
     tag(&mut out, "Black", &game.black);
     tag(&mut out, "Result", result);
     match game_type(&game.variant) {
-        Some(n) => tag(&mut out, "GameType", &n.to_string()),
+        Some(value) => tag(&mut out, "GameType", &value),
         None => tag(&mut out, "Variant", &game.variant),
     }
     if let Some(fen) = &game.fen {
@@ -165,6 +156,40 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+    }
+
+    #[test]
+    fn game_types_and_result_styles() {
+        for (variant, value) in [
+            ("international", Some("20")),
+            ("english", Some("21")),
+            ("italian", Some("22")),
+            ("pool", Some("23")),
+            ("spanish", Some("24")),
+            ("russian", Some("25")),
+            ("brazilian", Some("26")),
+            ("czech", Some("29")),
+            ("turkish", Some("30")),
+            ("killer", None),
+            ("seesaw", None),
+            ("frisian", None),
+        ] {
+            assert_eq!(game_type(variant).as_deref(), value, "{variant}");
+        }
+        for (variant, tokens) in [
+            ("english", ["1-0", "0-1", "1/2-1/2"]),
+            ("pool", ["1-0", "0-1", "1/2-1/2"]),
+            ("russian", ["2-0", "0-2", "1-1"]),
+            ("seesaw", ["2-0", "0-2", "1-1"]),
+            ("no-such-game", ["2-0", "0-2", "1-1"]),
+        ] {
+            let results = [PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw];
+            assert_eq!(
+                results.map(|r| result_text(variant, r)),
+                tokens,
+                "{variant}"
+            );
+        }
     }
 
     #[test]
