@@ -43,8 +43,6 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        super::check_depth(o.depth)?;
-        super::check_movetime(o.movetime)?;
         let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let root = *record.current();
         let mut limits = Limits {
@@ -54,11 +52,6 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         limits.depth = o.depth.map(polydam_engine::search::Depth);
         limits.nodes = o.nodes;
         if let Some(s) = o.movetime {
-            if !s.is_finite() || s < 0.0 {
-                return Err(CliError(format!(
-                    "--movetime must be a positive number, not {s}"
-                )));
-            }
             limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
         }
         if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
@@ -125,10 +118,7 @@ pub fn run_analyse<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), C
     if opts.threads == 0 {
         return Err(CliError("--threads must be at least 1".into()));
     }
-    if let Some(d) = opts.depth {
-        if d < 1 {
-            return Err(CliError("--depth must be at least 1".into()));
-        }
-    }
+    super::check_depth(opts.depth)?;
+    super::check_movetime(opts.movetime)?;
     dispatch(&opts.variant, AnalyseJob { opts, out })?
 }

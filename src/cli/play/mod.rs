@@ -363,8 +363,6 @@ impl GameVisitor for PlayJob<'_> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        crate::cli::check_depth(o.depth)?;
-        crate::cli::check_movetime(o.movetime)?;
         let initial = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let mut limits = Limits::default();
         if let Some(d) = o.depth {
@@ -395,13 +393,11 @@ pub fn run_play(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    if let Some(d) = opts.depth {
-        if d < 1 {
-            return Err(CliError("--depth must be at least 1".into()));
-        }
-    }
+    crate::cli::check_depth(opts.depth)?;
+    crate::cli::check_movetime(opts.movetime)?;
     if let Some(s) = opts.movetime {
-        if !s.is_finite() || s <= 0.0 {
+        // The shared check allows 0 (analysis stops at once); a game needs a real think.
+        if s == 0.0 {
             return Err(CliError(format!(
                 "--movetime must be a positive number of seconds, not {s}"
             )));
