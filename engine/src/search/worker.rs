@@ -10,7 +10,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::types::{Depth, Ply, Score, MAX_PLY};
 use super::{Clockwork, Shared, ThreadOutcome};
 use crate::game::{Duplicates, Game, Outcome};
-use crate::history::GameRecord;
+use crate::record::GameRecord;
 
 /// How often (in nodes) a thread publishes its node count and checks the clock and the stop
 /// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.
