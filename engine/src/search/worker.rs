@@ -10,7 +10,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::types::{Depth, Ply, Score, MAX_PLY};
 use super::{Clockwork, Shared, ThreadOutcome};
 use crate::game::{Duplicates, Game, Outcome};
-use crate::record::GameRecord;
+use crate::record::{DrawCounters, GameRecord};
 
 /// How often (in nodes) a thread publishes its node count and checks the clock and the stop
 /// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.
@@ -86,11 +86,9 @@ struct Frame<G: Game> {
     /// are far shorter than the 65536 entries the packing allows).
     rest: Vec<i64>,
     pv: Vec<G::Move>,
-    /// Plies since the last irreversible move (repetition window and quiet-move rule).
-    quiet_plies: u16,
-    /// Plies spent under the endgame-counter rule, and its limit, if it applies.
-    endgame_plies: u16,
-    endgame_limit: Option<u16>,
+    /// The draw counters of the position at this ply (the repetition window, the quiet-move
+    /// rule and the endgame counter), kept by the game record's own rules.
+    draw: DrawCounters,
 }
 
 impl<G: Game> Frame<G> {
@@ -100,9 +98,7 @@ impl<G: Game> Frame<G> {
             order: Vec::with_capacity(64),
             rest: Vec::with_capacity(64),
             pv: Vec::with_capacity(MAX_PLY),
-            quiet_plies: 0,
-            endgame_plies: 0,
-            endgame_limit: None,
+            draw: DrawCounters::default(),
         }
     }
 }
@@ -197,9 +193,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if frames.len() < MAX_PLY + 2 {
             frames = (0..MAX_PLY + 2).map(|_| Frame::new()).collect();
         }
-        frames[0].quiet_plies = record.quiet_plies();
-        frames[0].endgame_limit = G::endgame_ply_limit(&root_pos);
-        frames[0].endgame_plies = record.endgame_plies();
+        frames[0].draw = record.draw_counters();
         let mut keys = history.to_vec();
         if keys.last() != Some(&G::hash(&root_pos)) {
             keys.push(G::hash(&root_pos));
@@ -491,25 +485,8 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn enter_child(&mut self, pos: &G::Position, mv: &G::Move, child: &G::Position, ply: Ply) {
         let p = ply.index();
-        let irreversible = G::is_irreversible(pos, mv);
-        let parent_quiet = self.frames[p].quiet_plies;
-        let parent_limit = self.frames[p].endgame_limit;
-        let parent_endgame = self.frames[p].endgame_plies;
-        let limit = G::endgame_ply_limit(child);
-        let f = &mut self.frames[p + 1];
-        f.quiet_plies = if irreversible {
-            0
-        } else {
-            parent_quiet.saturating_add(1)
-        };
-        // As in `GameRecord::push`: the counter runs while the same endgame class lasts without
-        // a capture, and restarts at 1 on entering one.
-        f.endgame_plies = match (parent_limit, limit) {
-            (Some(a), Some(b)) if a == b && !G::is_capture(mv) => parent_endgame.saturating_add(1),
-            (_, Some(_)) => 1,
-            _ => 0,
-        };
-        f.endgame_limit = limit;
+        // The game record's rules, so that the search and a referee agree on every draw.
+        self.frames[p + 1].draw = self.frames[p].draw.after::<G>(pos, mv, child);
         self.keys[self.base + p + 1] = G::hash(child);
     }
 
@@ -518,42 +495,14 @@ impl<'a, G: Game> Worker<'a, G> {
     /// move has a move (a repeated position always has one).
     #[inline]
     fn is_rule_draw(&self, ply: Ply) -> bool {
-        let rules = G::draw_rules();
-        let f = &self.frames[ply.index()];
-        if rules.quiet_plies > 0 && f.quiet_plies >= rules.quiet_plies {
-            return true;
-        }
-        if let Some(limit) = f.endgame_limit {
-            if f.endgame_plies >= limit {
-                return true;
-            }
-        }
-        if rules.repetitions == 0 || f.quiet_plies < 4 {
-            return false;
-        }
         let here = self.base + ply.index();
-        let key = self.keys[here];
-        let oldest = here.saturating_sub(f.quiet_plies as usize);
-        let mut count = 1;
-        let mut i = here - 2;
-        while i >= oldest {
-            if self.keys[i] == key {
-                // A repetition inside the search path (the root included): the side that
-                // repeated could have deviated, so score it as the draw it can force.
-                if i >= self.base {
-                    return true;
-                }
-                count += 1;
-                if count >= rules.repetitions as usize {
-                    return true;
-                }
-            }
-            if i < 2 {
-                break;
-            }
-            i -= 2;
-        }
-        false
+        // A repetition inside the search path (the root included) is a draw at once: the side
+        // that repeated could have deviated, so score it as the draw it can force. Earlier
+        // game positions need the variant's full count, as in the record.
+        self.frames[ply.index()]
+            .draw
+            .verdict::<G>(&self.keys[..=here], self.base)
+            .is_some()
     }
 
     /// The index of the `k`-th move to search at a node of `ply` index `p`: the table move
