@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use polydam_engine::diagonal::rules::{English, International, Russian};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::Game;
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{Limits, SearchControl, Searcher};
 
 /// A quiet International middle game (both sides 15 men).

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use polydam_engine::diagonal::rules::International;
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::Game;
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{Limits, SearchControl, Searcher};
 
 type Intl = Diagonal<International>;

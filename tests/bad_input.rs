@@ -4,7 +4,7 @@
 use polydam_engine::diagonal::rules::{English, International, Russian};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Game, MoveError};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::variants::lookup;
 
 type Intl = Diagonal<International>;

@@ -7,7 +7,7 @@
 use polydam_engine::diagonal::rules::*;
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
-use polydam_engine::history::{EndReason, GameRecord};
+use polydam_engine::record::{EndReason, GameRecord};
 
 fn moves_in<G: Game>(fen: &str, style: MoveStyle) -> Vec<String> {
     let pos = G::parse_position(fen).expect("test position parses");

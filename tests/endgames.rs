@@ -12,7 +12,7 @@ use polydam_engine::diagonal::rules::{
 use polydam_engine::diagonal::rules::{CONSTITUTIONAL, DBC_KILLER_LIGHT};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{Limits, SearchControl, Searcher};
 
 /// Depth both sides search at: the wins below take at most 13 plies.

@@ -10,7 +10,7 @@ use std::time::Duration;
 use polydam_engine::diagonal::rules::{English, International, Russian};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Duplicates, Game, MoveStyle};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
     legal_prefix, Clock, Limits, Ply, Score, SearchControl, SearchResult, Searcher,
 };

@@ -84,7 +84,7 @@ pub enum MoveStyle {
     Pdn,
 }
 
-/// The draw rules a variant plays with, as cold data read by [`crate::history::GameHistory`].
+/// The draw rules a variant plays with, as cold data read by [`crate::record::GameRecord`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
     /// How many times a position must occur for a draw (3, or 4 in Italian); 0 = never.

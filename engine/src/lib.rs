@@ -16,9 +16,9 @@
 pub mod diagonal;
 pub mod game;
 pub mod hex;
-pub mod history;
 pub mod orthogonal;
 pub mod perft;
+pub mod record;
 pub mod search;
 pub mod stacks;
 mod text;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
     pv_text, HashError, Limits, SearchControl, SearchInfo, SearchResult, Searcher,
 };

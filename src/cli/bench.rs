@@ -7,7 +7,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use polydam_engine::game::{Game, MoveStyle};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{Limits, SearchControl, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 

@@ -1,7 +1,7 @@
 //! Setting up a position from `--fen` and `--moves` options.
 
 use polydam_engine::game::Game;
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 
 use super::CliError;
 

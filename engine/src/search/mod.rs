@@ -6,7 +6,7 @@
 //! ```
 //! use polydam_engine::diagonal::{rules::Russian, Diagonal};
 //! use polydam_engine::game::Game;
-//! use polydam_engine::history::GameRecord;
+//! use polydam_engine::record::GameRecord;
 //! use polydam_engine::search::{Limits, SearchControl, Searcher};
 //!
 //! type Russian8 = Diagonal<Russian>;
@@ -36,7 +36,7 @@ pub use tt::{Bound, TranspositionTable, TtHit};
 pub use types::{Depth, Ply, Score, MAX_PLY};
 
 use crate::game::{Duplicates, Game, MoveStyle};
-use crate::history::GameRecord;
+use crate::record::GameRecord;
 use limits::TimeBudget;
 use worker::{Heuristics, Worker};
 

@@ -10,7 +10,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::types::{Depth, Ply, Score, MAX_PLY};
 use super::{Clockwork, Shared, ThreadOutcome};
 use crate::game::{Duplicates, Game, Outcome};
-use crate::history::GameRecord;
+use crate::record::{DrawCounters, GameRecord};
 
 /// How often (in nodes) a thread publishes its node count and checks the clock and the stop
 /// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.
@@ -86,11 +86,9 @@ struct Frame<G: Game> {
     /// are far shorter than the 65536 entries the packing allows).
     rest: Vec<i64>,
     pv: Vec<G::Move>,
-    /// Plies since the last irreversible move (repetition window and quiet-move rule).
-    quiet_plies: u16,
-    /// Plies spent under the endgame-counter rule, and its limit, if it applies.
-    endgame_plies: u16,
-    endgame_limit: Option<u16>,
+    /// The draw counters of the position at this ply (the repetition window, the quiet-move
+    /// rule and the endgame counter), kept by the game record's own rules.
+    draw: DrawCounters,
 }
 
 impl<G: Game> Frame<G> {
@@ -100,9 +98,7 @@ impl<G: Game> Frame<G> {
             order: Vec::with_capacity(64),
             rest: Vec::with_capacity(64),
             pv: Vec::with_capacity(MAX_PLY),
-            quiet_plies: 0,
-            endgame_plies: 0,
-            endgame_limit: None,
+            draw: DrawCounters::default(),
         }
     }
 }
@@ -197,9 +193,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if frames.len() < MAX_PLY + 2 {
             frames = (0..MAX_PLY + 2).map(|_| Frame::new()).collect();
         }
-        frames[0].quiet_plies = record.quiet_plies();
-        frames[0].endgame_limit = G::endgame_ply_limit(&root_pos);
-        frames[0].endgame_plies = record.endgame_plies();
+        frames[0].draw = record.draw_counters();
         let mut keys = history.to_vec();
         if keys.last() != Some(&G::hash(&root_pos)) {
             keys.push(G::hash(&root_pos));
@@ -494,25 +488,8 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn enter_child(&mut self, pos: &G::Position, mv: &G::Move, child: &G::Position, ply: Ply) {
         let p = ply.index();
-        let irreversible = G::is_irreversible(pos, mv);
-        let parent_quiet = self.frames[p].quiet_plies;
-        let parent_limit = self.frames[p].endgame_limit;
-        let parent_endgame = self.frames[p].endgame_plies;
-        let limit = G::endgame_ply_limit(child);
-        let f = &mut self.frames[p + 1];
-        f.quiet_plies = if irreversible {
-            0
-        } else {
-            parent_quiet.saturating_add(1)
-        };
-        // As in `GameRecord::push`: the counter runs while the same endgame class lasts without
-        // a capture, and restarts at 1 on entering one.
-        f.endgame_plies = match (parent_limit, limit) {
-            (Some(a), Some(b)) if a == b && !G::is_capture(mv) => parent_endgame.saturating_add(1),
-            (_, Some(_)) => 1,
-            _ => 0,
-        };
-        f.endgame_limit = limit;
+        // The game record's rules, so that the search and a referee agree on every draw.
+        self.frames[p + 1].draw = self.frames[p].draw.after::<G>(pos, mv, child);
         self.keys[self.base + p + 1] = G::hash(child);
     }
 
@@ -521,42 +498,14 @@ impl<'a, G: Game> Worker<'a, G> {
     /// move has a move (a repeated position always has one).
     #[inline]
     fn is_rule_draw(&self, ply: Ply) -> bool {
-        let rules = G::draw_rules();
-        let f = &self.frames[ply.index()];
-        if rules.quiet_plies > 0 && f.quiet_plies >= rules.quiet_plies {
-            return true;
-        }
-        if let Some(limit) = f.endgame_limit {
-            if f.endgame_plies >= limit {
-                return true;
-            }
-        }
-        if rules.repetitions == 0 || f.quiet_plies < 4 {
-            return false;
-        }
         let here = self.base + ply.index();
-        let key = self.keys[here];
-        let oldest = here.saturating_sub(f.quiet_plies as usize);
-        let mut count = 1;
-        let mut i = here - 2;
-        while i >= oldest {
-            if self.keys[i] == key {
-                // A repetition inside the search path (the root included): the side that
-                // repeated could have deviated, so score it as the draw it can force.
-                if i >= self.base {
-                    return true;
-                }
-                count += 1;
-                if count >= rules.repetitions as usize {
-                    return true;
-                }
-            }
-            if i < 2 {
-                break;
-            }
-            i -= 2;
-        }
-        false
+        // A repetition inside the search path (the root included) is a draw at once: the side
+        // that repeated could have deviated, so score it as the draw it can force. Earlier
+        // game positions need the variant's full count, as in the record.
+        self.frames[ply.index()]
+            .draw
+            .verdict::<G>(&self.keys[..=here], self.base)
+            .is_some()
     }
 
     /// The index of the `k`-th move to search at a node of `ply` index `p`: the table move
@@ -995,5 +944,197 @@ impl<'a, G: Game> Worker<'a, G> {
         self.frames[p].order = order;
         self.frames[p].rest = rest;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The search's draw verdict against the game record's, in variants whose draw rules
+    //! differ: a search rooted anywhere in a game must call a child drawn exactly when the
+    //! record (and so the match referee) would.
+
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::diagonal::rules::{English, International, Italian, Russian};
+    use crate::diagonal::Diagonal;
+    use crate::orthogonal::rules::Turkish;
+    use crate::orthogonal::Orthogonal;
+    use crate::record::EndReason;
+    use crate::search::{legal_moves, Limits, PaddedCounter, SearchControl};
+
+    /// The draws seen, by rule: repetition, quiet moves, endgame counter.
+    type Seen = [usize; 3];
+
+    fn rule_index(reason: EndReason) -> Option<usize> {
+        match reason {
+            EndReason::Repetition => Some(0),
+            EndReason::QuietMoves => Some(1),
+            EndReason::EndgameCounter => Some(2),
+            EndReason::NoMoves | EndReason::Decided => None,
+        }
+    }
+
+    /// Plays `games` random games from `starts` (FENs, or "start"), each until the record ends
+    /// it (or for at most 400 plies). At every ply, a worker is rooted at the current position
+    /// with the game behind it (as `Searcher::search` roots it), enters every legal move, and
+    /// must agree with the record after that move: same counters, and a rule draw exactly when
+    /// the record calls one. The moves are chosen to reach the draw rules: one game in three
+    /// seeks repetitions, the others prefer reversible moves that neither repeat nor hand the
+    /// opponent a capture (running the move counters up).
+    fn agree<G: Game>(starts: &[&str], games: usize, seed: u64) -> Seen {
+        let tt = TranspositionTable::new(1);
+        let shared = Shared {
+            halt: AtomicBool::new(false),
+            nodes: vec![PaddedCounter::default()],
+        };
+        let control = SearchControl::new();
+        let clock = Clockwork {
+            control: &control,
+            limits: Limits::depth(1),
+            started: Instant::now(),
+            budget: None,
+        };
+        let mut heur = Heuristics::<G>::new();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut seen = [0; 3];
+        for game in 0..games {
+            let fen = starts[game % starts.len()];
+            let start = if fen == "start" {
+                G::start()
+            } else {
+                G::parse_position(fen).expect("test position parses")
+            };
+            let seek_repetitions = game % 3 == 0;
+            let mut record = GameRecord::<G>::new(start);
+            while record.outcome().is_none() && record.moves().len() < 400 {
+                let pos = *record.current();
+                let moves = legal_moves::<G>(&pos);
+                let history = record.reversible_hashes();
+                let mut worker = Worker::new(
+                    0,
+                    &tt,
+                    &shared,
+                    &clock,
+                    &mut heur,
+                    &record,
+                    &history,
+                    moves.clone(),
+                );
+                let mut repeating = Vec::new();
+                let mut returning = Vec::new();
+                let mut quiet = Vec::new();
+                let mut reversible = Vec::new();
+                for mv in &moves {
+                    let child = G::play(&pos, mv);
+                    worker.enter_child(&pos, mv, &child, Ply::ROOT);
+                    // The tests `search` makes before `is_rule_draw`, in its order.
+                    let search_draw = G::decided(&child).is_none()
+                        && worker.is_rule_draw(Ply(1))
+                        && G::has_move(&child);
+                    record.push(*mv);
+                    let record_draw = match record.outcome() {
+                        Some((Outcome::Draw, reason)) => rule_index(reason),
+                        _ => None,
+                    };
+                    let counters = record.draw_counters();
+                    let repeats = record.repetitions() > 1;
+                    record.pop();
+                    let context = || {
+                        format!(
+                            "{}: {} after {:?}, game {game}",
+                            G::NAME,
+                            G::fen(&pos),
+                            record.moves()
+                        )
+                    };
+                    assert_eq!(worker.frames[1].draw, counters, "{}", context());
+                    assert_eq!(search_draw, record_draw.is_some(), "{}", context());
+                    if let Some(i) = record_draw {
+                        seen[i] += 1;
+                    }
+                    if repeats {
+                        repeating.push(*mv);
+                    } else if !G::is_irreversible(&pos, mv) {
+                        reversible.push(*mv);
+                        // A move the opponent can answer by going back to a position of the
+                        // game: how repetitions start.
+                        if seek_repetitions
+                            && legal_moves::<G>(&child).iter().any(|r| {
+                                !G::is_irreversible(&child, r)
+                                    && history.contains(&G::hash(&G::play(&child, r)))
+                            })
+                        {
+                            returning.push(*mv);
+                        }
+                        if !G::has_capture(&child) {
+                            quiet.push(*mv);
+                        }
+                    }
+                }
+                drop(worker);
+                let pool = if seek_repetitions && !repeating.is_empty() && rng.gen_bool(0.8) {
+                    &repeating
+                } else if !returning.is_empty() && rng.gen_bool(0.8) {
+                    &returning
+                } else if !quiet.is_empty() && rng.gen_bool(0.95) {
+                    &quiet
+                } else if !reversible.is_empty() && rng.gen_bool(0.5) {
+                    &reversible
+                } else {
+                    &moves
+                };
+                record.push(pool[rng.gen_range(0..pool.len())]);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn the_search_and_the_game_record_agree_on_every_draw() {
+        // International: threefold repetition, 25 moves each, the 16- and 5-move endgames.
+        let seen = agree::<Diagonal<International>>(
+            &[
+                "start",
+                "W:WK46,K50:BK3",
+                "W:WK46,K47,K50:BK3",
+                "W:WK46,K47,K48:BK1,K2,K3",
+                "W:WK47,31,33,38,39:B8,13,K45,19,16",
+            ],
+            40,
+            1,
+        );
+        assert!(seen.iter().all(|&n| n > 0), "International: {seen:?}");
+        // Russian: threefold, 15 moves each; English: threefold, 40 moves each; Italian:
+        // fourfold, 40 moves each. No endgame counters.
+        for (name, seen) in [
+            (
+                "Russian",
+                agree::<Diagonal<Russian>>(&["start", "W:WK29,K30:BK1,K2"], 30, 2),
+            ),
+            (
+                "English",
+                agree::<Diagonal<English>>(&["start", "B:WK29,K30:BK1,K2"], 30, 3),
+            ),
+            (
+                "Italian",
+                agree::<Diagonal<Italian>>(&["start", "W:WK29,K32:BK4,K1"], 30, 4),
+            ),
+        ] {
+            assert!(
+                seen[0] > 0 && seen[1] > 0 && seen[2] == 0,
+                "{name}: {seen:?}"
+            );
+        }
+        // Turkish: threefold repetition only (one piece each is decided, not a rule draw).
+        let seen = agree::<Orthogonal<Turkish>>(&["start", "W:WKa1,Kh1:BKa8,Kh8"], 30, 5);
+        assert!(
+            seen[0] > 0 && seen[1] == 0 && seen[2] == 0,
+            "Turkish: {seen:?}"
+        );
     }
 }

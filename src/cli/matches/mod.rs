@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::game::{Duplicates, Game, Side};
-use polydam_engine::history::GameRecord;
+use polydam_engine::record::GameRecord;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use self::engine::{split_command, EngineSpec, HubEngine};

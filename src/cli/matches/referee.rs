@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
-use polydam_engine::history::{EndReason, GameRecord};
+use polydam_engine::record::{EndReason, GameRecord};
 
 use super::engine::{quote, EngineFailure, HubEngine};
 use super::pdn::PdnResult;

@@ -11,7 +11,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
-use polydam_engine::history::{EndReason, GameRecord};
+use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{Depth, Limits, SearchControl, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
