@@ -32,58 +32,85 @@ use self::stats::{Sample, Verdict};
 use super::CliError;
 use polydam_protocol::lexer::excerpt;
 
-/// Options of `polydam match`.
-#[derive(Clone, Debug)]
+/// Options of `polydam match` (see docs/match.md).
+#[derive(Clone, Debug, clap::Args)]
 pub struct MatchOptions {
-    /// Variant name.
+    /// Variant name (see `polydam variants`).
+    #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
-    /// Engine commands, split on whitespace (double quotes group words).
+    /// An engine command speaking Hub, e.g. "polydam hub" (split on spaces; "..." groups).
+    /// Give it two or more times.
+    #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
-    /// Engine options as `N:name=value` (N = engine number from 1), sent as `set-param`.
+    /// An engine parameter sent as set-param: N:name=value (N = engine number from 1).
+    #[arg(long = "engine-option", value_name = "N:NAME=VALUE")]
     pub engine_options: Vec<String>,
-    /// Engine names as `N:name`, overriding the `id name=` of the engine.
+    /// An engine's name in the report and the PDN: N:name (default: its `id name=`).
+    #[arg(long = "name", value_name = "N:NAME")]
     pub names: Vec<String>,
-    /// Games per pair of engines.
+    /// Games per pair of engines (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
     pub games: usize,
-    /// Seconds per move.
+    /// Seconds per move (`level move-time`).
+    #[arg(long)]
     pub movetime: Option<f64>,
-    /// Clock time per side and game, in seconds.
+    /// Clock per side and game in seconds (`level time= inc=`).
+    #[arg(long)]
     pub time: Option<f64>,
-    /// Clock increment per move, in seconds.
+    /// Clock increment per move in seconds.
+    #[arg(long, default_value_t = 0.0)]
     pub inc: f64,
-    /// Depth limit per move.
+    /// Depth limit per move (`level depth`), alone or with a time limit.
+    #[arg(long, short = 'd')]
     pub depth: Option<u32>,
-    /// Seconds a move may take (without a clock) before the engine forfeits.
+    /// Seconds a move may take before a time forfeit, without a clock
+    /// (default: max(1, 10 x movetime), or 60 with --depth only).
+    #[arg(long)]
     pub move_timeout: Option<f64>,
-    /// Book of openings.
+    /// Book of openings: one per line, a position, moves from the start, or POSITION;MOVES.
+    #[arg(long)]
     pub book: Option<PathBuf>,
-    /// Random opening plies (when there is no book).
+    /// Random legal plies from the start as the opening of each pair of games (no book).
+    #[arg(long, default_value_t = 0)]
     pub random_plies: usize,
     /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once.
+    /// Games played at once (each worker runs its own engine processes).
+    #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Plies of agreeing scores for adjudication (0 = no adjudication).
+    /// Adjudicate when both engines' scores agree for this many plies (0 = never).
+    #[arg(long, default_value_t = 0)]
     pub adjudicate_plies: usize,
-    /// Win adjudication threshold in men.
+    /// Win adjudication: both scores at least this many men, same winner.
+    #[arg(long, default_value_t = 5.0)]
     pub win_score: f64,
-    /// Draw adjudication threshold in men.
+    /// Draw adjudication: both scores at most this many men.
+    #[arg(long, default_value_t = 0.05)]
     pub draw_score: f64,
     /// No draw adjudication before this ply.
+    #[arg(long, default_value_t = 80)]
     pub draw_min_plies: usize,
-    /// Ply cap: the game is drawn after this many plies.
+    /// A game still going after this many plies is drawn (the ply cap).
+    #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// SPRT bounds `elo0,elo1`.
+    /// SPRT: elo0,elo1 (logistic Elo), e.g. 0,5.
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// SPRT type I error.
+    #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
     /// SPRT type II error.
+    #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// PDN output file.
+    /// Write every game to this PDN file.
+    #[arg(long)]
     pub pdn: Option<PathBuf>,
-    /// No progress bar: one line per finished game on stderr.
+    /// No progress bar: a plain line per finished game on stderr.
+    #[arg(long, short = 'q')]
     pub quiet: bool,
     /// Seconds each handshake answer (`wait`, `ready`) may take.
+    #[arg(long, default_value_t = 10.0)]
     pub handshake_timeout: f64,
 }
 
