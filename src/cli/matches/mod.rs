@@ -31,6 +31,7 @@ use self::referee::{Adjudication, Opening, RefereeConfig, TimeControl};
 use self::stats::{Sample, Verdict};
 use super::CliError;
 use polydam_protocol::lexer::excerpt;
+use polydam_tables::zobrist::splitmix64;
 
 /// Options of `polydam match` (see docs/match.md).
 #[derive(Clone, Debug, clap::Args)]
@@ -303,20 +304,15 @@ fn sprt_settings(opts: &MatchOptions) -> Result<Option<(f64, f64)>, CliError> {
     Ok(Some((elo0, elo1)))
 }
 
-/// A small deterministic generator (SplitMix64) for the random openings.
-struct SplitMix(u64);
+/// The random openings' generator: SplitMix64 from `seed`, the sequence the Zobrist keys use.
+struct Random(u64);
 
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
+impl Random {
+    /// A number below `n` (`n > 0`).
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        let (state, value) = splitmix64(self.0);
+        self.0 = state;
+        (value % n as u64) as usize
     }
 }
 
@@ -375,7 +371,7 @@ fn random_openings<G: Game>(
     plies: usize,
     seed: u64,
 ) -> Result<Vec<Opening<G>>, CliError> {
-    let mut rng = SplitMix(seed);
+    let mut rng = Random(seed);
     let mut openings = Vec::new();
     let mut moves = Vec::new();
     while openings.len() < count {
