@@ -318,4 +318,22 @@ mod tests {
         };
         assert!(engine_specs(&bad).is_err());
     }
+
+    /// `MatchOptions::default()` (used by tests and library callers) gives clap's defaults.
+    #[test]
+    fn default_is_what_the_command_line_gives() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            opts: MatchOptions,
+        }
+        let parsed = <Cli as clap::Parser>::try_parse_from(["match", "--engine", "a"])
+            .unwrap()
+            .opts;
+        let default = MatchOptions {
+            engines: vec!["a".into()],
+            ..MatchOptions::default()
+        };
+        assert_eq!(format!("{parsed:?}"), format!("{default:?}"));
+    }
 }

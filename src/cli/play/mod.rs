@@ -534,4 +534,21 @@ fen
         let o = opts("nonesuch", EngineSide::Black);
         assert!(run_play(&o, &mut "".as_bytes(), &mut Vec::new()).is_err());
     }
+
+    /// `PlayOptions::default()` (used by the tests above) gives clap's defaults.
+    #[test]
+    fn default_is_what_the_command_line_gives() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            opts: PlayOptions,
+        }
+        let parsed = <Cli as clap::Parser>::try_parse_from(["play"])
+            .unwrap()
+            .opts;
+        assert_eq!(
+            format!("{parsed:?}"),
+            format!("{:?}", PlayOptions::default())
+        );
+    }
 }
