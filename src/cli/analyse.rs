@@ -10,23 +10,31 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use super::{setup, CliError};
 
 /// Options of `polydam analyse`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct AnalyseOptions {
     /// Variant name.
+    #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
-    /// Start position (FEN or Hub string), or the variant's start.
+    /// Position: PDN FEN or Hub string.
+    #[arg(long)]
     pub fen: Option<String>,
     /// Moves to play first.
+    #[arg(long)]
     pub moves: Option<String>,
-    /// Depth limit.
+    /// Last iteration to search (14 when no limit is given).
+    #[arg(long, short = 'd', allow_negative_numbers = true)]
     pub depth: Option<i32>,
-    /// Time limit in seconds.
+    /// Time to search, in seconds.
+    #[arg(long, allow_negative_numbers = true)]
     pub movetime: Option<f64>,
-    /// Node limit.
+    /// Nodes to search.
+    #[arg(long)]
     pub nodes: Option<u64>,
     /// Search threads.
+    #[arg(long, short = 't', default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MiB.
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
     pub hash_mib: usize,
 }
 

@@ -163,8 +163,17 @@ impl GameVisitor for BenchJob<'_> {
     }
 }
 
+/// Options of `polydam bench`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct BenchOptions {
+    /// Transposition table size in MiB.
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 16)]
+    pub hash_mib: usize,
+}
+
 /// Runs `polydam bench`, writing its lines to `out`.
-pub fn run_bench<W: Write>(hash_mib: usize, out: &mut W) -> Result<(), CliError> {
+pub fn run_bench<W: Write>(opts: &BenchOptions, out: &mut W) -> Result<(), CliError> {
+    let hash_mib = opts.hash_mib;
     let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;

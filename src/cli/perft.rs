@@ -10,22 +10,64 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use super::{setup, CliError};
 
 /// Options of `polydam perft`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct PerftOptions {
-    /// Variant name.
+    /// Variant name (see `polydam variants`).
+    #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
-    /// Start position (FEN or Hub string), or the variant's start.
+    /// Start position: PDN FEN (`W:W31-50:B1-20`) or Hub string.
+    #[arg(long)]
     pub fen: Option<String>,
-    /// Moves to play first.
+    /// Moves to play from that position first, space-separated.
+    #[arg(long)]
     pub moves: Option<String>,
     /// Last depth to count.
+    #[arg(long, short = 'd')]
     pub depth: u32,
-    /// Duplicate capture paths convention.
-    pub duplicates: Duplicates,
-    /// Print one line per root move for the last depth.
+    /// Duplicate capture paths: drop (as the engine plays) or keep.
+    #[arg(long, value_enum, default_value = "drop")]
+    pub duplicates: DuplicatesArg,
+    /// Print the count of each root move at the last depth.
+    #[arg(long)]
     pub divide: bool,
-    /// Worker threads (1 = no rayon).
+    /// Worker threads (the work is split by the positions two plies deep).
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
+}
+
+/// The `--duplicates` values: how perft counts capture paths that differ only in their route.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DuplicatesArg {
+    /// Capture paths with the same start, end and captured set count once.
+    Drop,
+    /// Every capture path counts.
+    Keep,
+}
+
+impl From<DuplicatesArg> for Duplicates {
+    fn from(arg: DuplicatesArg) -> Self {
+        match arg {
+            DuplicatesArg::Drop => Duplicates::Drop,
+            DuplicatesArg::Keep => Duplicates::Keep,
+        }
+    }
+}
+
+/// Options of `polydam moves`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MovesOptions {
+    /// Variant name.
+    #[arg(long, short = 'v', default_value = "international")]
+    pub variant: String,
+    /// Position: PDN FEN or Hub string.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves to play first.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Print PDN form (landing squares; algebraic in Russian and Czech) instead of Hub form.
+    #[arg(long)]
+    pub pdn: bool,
 }
 
 struct PerftJob<'a, W: Write> {
@@ -40,6 +82,7 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
         let o = self.opts;
         let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
         let pos = *record.current();
+        let duplicates = Duplicates::from(o.duplicates);
         let parallel = o.threads > 1;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(o.threads)
@@ -51,7 +94,7 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
         let mut divided: Option<(u64, f64)> = None;
         if o.divide && o.depth > 0 {
             let started = Instant::now();
-            let rows = pool.install(|| perft::divide::<G>(&pos, o.depth, o.duplicates, parallel));
+            let rows = pool.install(|| perft::divide::<G>(&pos, o.depth, duplicates, parallel));
             let secs = started.elapsed().as_secs_f64();
             let mut lines: Vec<(String, u64)> = rows
                 .iter()
@@ -73,7 +116,7 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
                 _ => {
                     let started = Instant::now();
                     let nodes =
-                        pool.install(|| perft::perft::<G>(&pos, depth, o.duplicates, parallel));
+                        pool.install(|| perft::perft::<G>(&pos, depth, duplicates, parallel));
                     (nodes, started.elapsed().as_secs_f64())
                 }
             };
@@ -134,19 +177,17 @@ fn natural_key(text: &str) -> Vec<(u64, String)> {
 }
 
 /// Runs `polydam moves`: the legal moves, one per line, sorted.
-pub fn run_moves<W: Write>(
-    variant: &str,
-    fen: Option<&str>,
-    moves: Option<&str>,
-    pdn: bool,
-    out: &mut W,
-) -> Result<(), CliError> {
-    let style = if pdn { MoveStyle::Pdn } else { MoveStyle::Hub };
+pub fn run_moves<W: Write>(opts: &MovesOptions, out: &mut W) -> Result<(), CliError> {
+    let style = if opts.pdn {
+        MoveStyle::Pdn
+    } else {
+        MoveStyle::Hub
+    };
     dispatch(
-        variant,
+        &opts.variant,
         MovesJob {
-            fen,
-            moves,
+            fen: opts.fen.as_deref(),
+            moves: opts.moves.as_deref(),
             style,
             out,
         },

@@ -18,15 +18,19 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use super::{setup, CliError};
 use render::Style;
 
-/// Which side the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which side the engine plays (`--engine-side`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum EngineSide {
     /// The engine plays White.
     White,
-    /// The engine plays Black (the default: the human moves first in most variants).
+    /// The engine plays Black.
+    ///
+    /// The default: the human moves first in most variants.
     #[default]
     Black,
-    /// Nobody: two people play each other, and `undo` takes back one ply.
+    /// No engine: two people play.
+    ///
+    /// `undo` then takes back one ply.
     None,
 }
 
@@ -41,25 +45,35 @@ impl EngineSide {
 }
 
 /// Options of `polydam play`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct PlayOptions {
     /// Variant name.
+    #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
-    /// Start position (FEN or Hub string), or the variant's start.
+    /// Start position: PDN FEN or Hub string.
+    #[arg(long)]
     pub fen: Option<String>,
     /// Moves to play first.
+    #[arg(long)]
     pub moves: Option<String>,
-    /// The engine's side.
+    /// The engine's side (`none`: two people play).
+    #[arg(long, value_enum, default_value = "black")]
     pub engine_side: EngineSide,
-    /// Seconds per engine move (1 when neither this nor `depth` is given).
+    /// Seconds per engine move (1 when neither this nor --depth is given).
+    #[arg(long, allow_negative_numbers = true)]
     pub movetime: Option<f64>,
-    /// Fixed search depth per engine move.
+    /// Search depth per engine move.
+    #[arg(long, short = 'd', allow_negative_numbers = true)]
     pub depth: Option<i32>,
-    /// Plain ASCII board.
+    /// Draw the board in plain ASCII (w b W B).
+    #[arg(long)]
     pub ascii: bool,
-    /// ANSI colours (the caller turns this off when the output is no terminal).
+    /// Colour the last move (only when the output is a terminal).
+    // `main` turns this off when stdout is no terminal; tests driving `run_play` choose.
+    #[arg(long)]
     pub color: bool,
     /// Transposition table size in MiB.
+    #[arg(long = "hash", value_name = "HASH", default_value_t = 16)]
     pub hash_mib: usize,
 }
 
@@ -517,5 +531,22 @@ fen
         assert!(run_play(&o, &mut "".as_bytes(), &mut Vec::new()).is_err());
         let o = opts("nonesuch", EngineSide::Black);
         assert!(run_play(&o, &mut "".as_bytes(), &mut Vec::new()).is_err());
+    }
+
+    /// `PlayOptions::default()` (used by the tests above) gives clap's defaults.
+    #[test]
+    fn default_is_what_the_command_line_gives() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            opts: PlayOptions,
+        }
+        let parsed = <Cli as clap::Parser>::try_parse_from(["play"])
+            .unwrap()
+            .opts;
+        assert_eq!(
+            format!("{parsed:?}"),
+            format!("{:?}", PlayOptions::default())
+        );
     }
 }

@@ -1,0 +1,254 @@
+//! The games of a match: who plays whom with which opening (the schedule), the engines' names,
+//! and the worker threads that play the games, each worker with its own engine processes.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use polydam_engine::game::{Game, Side};
+
+use super::engine::{EngineSpec, HubEngine};
+use super::pdn::PdnResult;
+use super::referee::{self, Opening, RefereeConfig};
+use crate::cli::CliError;
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Job {
+    /// Game number from 1.
+    pub number: usize,
+    /// Engine playing White (an index into the specs).
+    pub white: usize,
+    /// Engine playing Black.
+    pub black: usize,
+    /// The first engine of the pair (results are counted from its side).
+    pub first: usize,
+    /// Index of the opening.
+    pub opening: usize,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub(super) struct Finished {
+    /// The game that was played.
+    pub job: Job,
+    /// Its result.
+    pub result: PdnResult,
+    /// How it ended, as the PDN `Termination` tag says it.
+    pub termination: String,
+    /// The engine that forfeited and why.
+    pub forfeit: Option<(usize, String)>,
+    /// The moves in PDN notation.
+    pub pdn_moves: Vec<String>,
+}
+
+impl Finished {
+    /// Points of the pair's first engine: 1, 1/2 or 0.
+    pub fn first_points(&self) -> f64 {
+        let white_points = match self.result {
+            PdnResult::WhiteWins => 1.0,
+            PdnResult::Draw => 0.5,
+            PdnResult::BlackWins => 0.0,
+        };
+        if self.job.white == self.job.first {
+            white_points
+        } else {
+            1.0 - white_points
+        }
+    }
+
+    /// The other engine of the pair.
+    pub fn second(&self) -> usize {
+        if self.job.white == self.job.first {
+            self.job.black
+        } else {
+            self.job.white
+        }
+    }
+}
+
+/// Every game of the match: each pair of engines plays `games` games, the first engine of the
+/// pair White in the even ones, each opening twice in a row (colours swapped), the openings in
+/// turn.
+pub(super) fn schedule(engines: usize, games: usize, openings: usize) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for a in 0..engines {
+        for b in a + 1..engines {
+            for g in 0..games {
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    number: jobs.len() + 1,
+                    white,
+                    black,
+                    first: a,
+                    opening: (g / 2) % openings,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Starts every engine once (a command that does not run is an error, not a forfeit) and
+/// returns their names: `--name`'s, or the engine's `id name=`, numbered when two are alike.
+pub(super) fn start_engines<G: Game>(
+    specs: &[EngineSpec],
+    timeout: Duration,
+) -> Result<Vec<String>, CliError> {
+    let mut names = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let engine = HubEngine::start(spec, G::NAME, timeout)
+            .map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
+        names.push(spec.name.clone().unwrap_or_else(|| engine.id_name.clone()));
+    }
+    Ok(distinct_names(names))
+}
+
+/// Engines with the same name are told apart by their number (`Polydam #1`, `Polydam #2`).
+fn distinct_names(mut names: Vec<String>) -> Vec<String> {
+    for i in 0..names.len() {
+        if names.iter().filter(|n| **n == names[i]).count() > 1 {
+            let numbered: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(j, n)| {
+                    if *n == names[i] {
+                        format!("{n} #{}", j + 1)
+                    } else {
+                        n.clone()
+                    }
+                })
+                .collect();
+            names = numbered;
+        }
+    }
+    names
+}
+
+/// What the workers share: the engines to run, the referee's settings and the openings.
+pub(super) struct Setup<'a, G: Game> {
+    /// The engines.
+    pub specs: &'a [EngineSpec],
+    /// The referee's settings.
+    pub config: &'a RefereeConfig,
+    /// The openings the jobs point into.
+    pub openings: &'a [Opening<G>],
+    /// The time each handshake answer may take when an engine is (re)started.
+    pub timeout: Duration,
+}
+
+/// Plays every job on `concurrency` worker threads (at most one per job); `on_finished` sees
+/// each game as it ends, in the order the games end.
+pub(super) fn play_all<G: Game>(
+    setup: &Setup<'_, G>,
+    jobs: &[Job],
+    concurrency: usize,
+    mut on_finished: impl FnMut(Finished),
+) {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let workers = concurrency.clamp(1, jobs.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || work(setup, jobs, next, &tx));
+        }
+        drop(tx);
+        for done in rx {
+            on_finished(done);
+        }
+    });
+}
+
+/// One worker: takes the next job until none is left (or nobody listens), with its own
+/// engines, started when first needed.
+fn work<G: Game>(
+    setup: &Setup<'_, G>,
+    jobs: &[Job],
+    next: &AtomicUsize,
+    tx: &mpsc::Sender<Finished>,
+) {
+    let mut engines: Vec<Option<HubEngine>> = (0..setup.specs.len()).map(|_| None).collect();
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&job) = jobs.get(i) else { break };
+        let done = play_game(setup, job, &mut engines);
+        if tx.send(done).is_err() {
+            break;
+        }
+    }
+}
+
+/// Starts the engine `index` for a worker, or says why it cannot.
+fn ensure_started<'e>(
+    engines: &'e mut [Option<HubEngine>],
+    specs: &[EngineSpec],
+    index: usize,
+    variant: &str,
+    timeout: Duration,
+) -> Result<&'e mut HubEngine, String> {
+    if engines[index].is_none() {
+        engines[index] = Some(HubEngine::start(&specs[index], variant, timeout)?);
+    }
+    engines[index]
+        .as_mut()
+        .ok_or_else(|| "engine not running".to_owned())
+}
+
+/// Plays one job with a worker's engines. An engine that cannot be started forfeits; one that
+/// crashed or was killed is dropped, to be restarted for its next game.
+fn play_game<G: Game>(
+    setup: &Setup<'_, G>,
+    job: Job,
+    engines: &mut [Option<HubEngine>],
+) -> Finished {
+    for (side, who) in [(Side::White, job.white), (Side::Black, job.black)] {
+        if let Err(why) = ensure_started(engines, setup.specs, who, G::NAME, setup.timeout) {
+            return forfeited(job, side, format!("could not be started ({why})"));
+        }
+    }
+    // Two distinct slots: take both out, play, put them back.
+    let (Some(mut white), Some(mut black)) = (engines[job.white].take(), engines[job.black].take())
+    else {
+        return forfeited(job, Side::White, "engine not running".into());
+    };
+    let opening = &setup.openings[job.opening];
+    let end = referee::play_game::<G>(opening, [&mut white, &mut black], setup.config);
+    if !end.restart[Side::White.index()] {
+        engines[job.white] = Some(white);
+    }
+    if !end.restart[Side::Black.index()] {
+        engines[job.black] = Some(black);
+    }
+    let forfeit = end.forfeit.map(|(side, why)| (player(job, side), why));
+    Finished {
+        job,
+        result: end.result,
+        termination: end.termination,
+        forfeit,
+        pdn_moves: end.pdn_moves,
+    }
+}
+
+/// The engine playing `side` in `job`.
+fn player(job: Job, side: Side) -> usize {
+    match side {
+        Side::White => job.white,
+        Side::Black => job.black,
+    }
+}
+
+/// A game lost before its first move: `side` forfeits for `why`.
+fn forfeited(job: Job, side: Side, why: String) -> Finished {
+    Finished {
+        job,
+        result: match side {
+            Side::White => PdnResult::BlackWins,
+            Side::Black => PdnResult::WhiteWins,
+        },
+        termination: format!("{} forfeits: {why}", side.name()),
+        forfeit: Some((player(job, side), why)),
+        pdn_moves: Vec::new(),
+    }
+}

@@ -1,0 +1,167 @@
+//! The openings of a match: read from a book (`--book`), drawn at random from the start
+//! (`--random-plies`, reproducible for a `--seed`), or the variant's start position.
+
+use polydam_engine::game::{Duplicates, Game};
+use polydam_engine::record::GameRecord;
+use polydam_protocol::lexer::excerpt;
+use polydam_tables::zobrist::splitmix64;
+
+use super::referee::Opening;
+use super::MatchOptions;
+use crate::cli::CliError;
+
+/// The openings the options ask for: the book's, one random opening per pair of games, or
+/// the start position alone.
+pub fn load<G: Game>(opts: &MatchOptions) -> Result<Vec<Opening<G>>, CliError> {
+    let pairs_per_match = opts.games.div_ceil(2);
+    match &opts.book {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError(format!("cannot read the book {}: {e}", path.display())))?;
+            parse_book::<G>(&text)
+        }
+        None if opts.random_plies > 0 => {
+            random_openings::<G>(pairs_per_match, opts.random_plies, opts.seed)
+        }
+        None => Ok(vec![Opening {
+            start: G::start(),
+            moves: Vec::new(),
+        }]),
+    }
+}
+
+/// The random openings' generator: SplitMix64 from `seed`, the sequence the Zobrist keys use.
+struct Random(u64);
+
+impl Random {
+    /// A number below `n` (`n > 0`).
+    fn below(&mut self, n: usize) -> usize {
+        let (state, value) = splitmix64(self.0);
+        self.0 = state;
+        (value % n as u64) as usize
+    }
+}
+
+/// Reads a book: one opening per line, `#` comments and blank lines skipped. A line is a
+/// position (PDN FEN or Hub string), or moves from the start, or `POSITION;MOVES` (an empty
+/// position or `start` meaning the variant's start).
+pub fn parse_book<G: Game>(text: &str) -> Result<Vec<Opening<G>>, CliError> {
+    let mut openings = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |why: String| CliError(format!("book line {}: {why}", i + 1));
+        let (start, moves) = match line.split_once(';') {
+            Some((pos, moves)) => {
+                let pos = pos.trim();
+                let start = if pos.is_empty() || pos.eq_ignore_ascii_case("start") {
+                    G::start()
+                } else {
+                    G::parse_position(pos).map_err(|e| at(format!("bad position: {e}")))?
+                };
+                (start, moves)
+            }
+            None => match G::parse_position(line) {
+                Ok(start) => (start, ""),
+                Err(_) => (G::start(), line),
+            },
+        };
+        let mut record = GameRecord::<G>::new(start);
+        for text in moves.split_whitespace() {
+            record.push_text(text).map_err(|e| {
+                at(format!(
+                    "'{}' is neither a position nor moves from it: {e}",
+                    excerpt(line)
+                ))
+            })?;
+        }
+        if record.outcome().is_some() {
+            return Err(at("the game is already over after this opening".into()));
+        }
+        openings.push(Opening {
+            start,
+            moves: record.moves().to_vec(),
+        });
+    }
+    if openings.is_empty() {
+        return Err(CliError("the book holds no opening".into()));
+    }
+    Ok(openings)
+}
+
+/// `count` openings of `plies` random legal plies from the start.
+pub fn random_openings<G: Game>(
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<Opening<G>>, CliError> {
+    let mut rng = Random(seed);
+    let mut openings = Vec::new();
+    let mut moves = Vec::new();
+    while openings.len() < count {
+        let mut found = None;
+        for _ in 0..1000 {
+            let mut record = GameRecord::<G>::new(G::start());
+            while record.moves().len() < plies && record.outcome().is_none() {
+                G::generate(record.current(), Duplicates::Drop, &mut moves);
+                let mv = moves[rng.below(moves.len())];
+                record.push(mv);
+            }
+            if record.outcome().is_none() {
+                found = Some(record.moves().to_vec());
+                break;
+            }
+        }
+        let moves = found.ok_or_else(|| {
+            CliError(format!(
+                "found no random opening of {plies} plies that leaves the game open"
+            ))
+        })?;
+        openings.push(Opening {
+            start: G::start(),
+            moves,
+        });
+    }
+    Ok(openings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polydam_engine::diagonal::{rules::International, Diagonal};
+
+    type Intl = Diagonal<International>;
+
+    #[test]
+    fn book_lines_in_every_form() {
+        let book = "# comment\n\n32-28 19-23\nW:W31-50:B1-20\nstart;33-29\nW:W31-50:B1-20; 34-30\n";
+        let openings = parse_book::<Intl>(book).unwrap();
+        assert_eq!(openings.len(), 4);
+        assert_eq!(openings[0].moves.len(), 2);
+        assert!(openings[1].moves.is_empty());
+        assert_eq!(openings[2].moves.len(), 1);
+        assert_eq!(openings[3].moves.len(), 1);
+    }
+
+    #[test]
+    fn bad_book_lines_are_reported_with_their_number() {
+        let err = parse_book::<Intl>("32-28\n32-29\n").unwrap_err();
+        assert!(err.0.starts_with("book line 2:"), "{err}");
+        let err = parse_book::<Intl>("W:Wxx;32-28\n").unwrap_err();
+        assert!(err.0.contains("bad position"), "{err}");
+        assert!(parse_book::<Intl>("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn random_openings_are_reproducible() {
+        let a = random_openings::<Intl>(3, 6, 7).unwrap();
+        let b = random_openings::<Intl>(3, 6, 7).unwrap();
+        assert_eq!(a.len(), 3);
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.moves, y.moves);
+            assert_eq!(x.moves.len(), 6);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! What a match writes while it runs: the progress on stderr (a bar on a terminal, else a line
+//! per finished game) and the PDN file, written in game order as soon as the games before are
+//! in.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use polydam_engine::game::Game;
+
+use super::games::Finished;
+use super::pdn::{self, PdnGame};
+use super::referee::Opening;
+use crate::cli::CliError;
+
+/// The progress on stderr.
+pub(super) struct Progress<'a> {
+    /// The bar, hidden when there is none.
+    bar: ProgressBar,
+    /// Whether the bar is shown (`--quiet` off and stderr a terminal); else a line per game.
+    show_bar: bool,
+    /// Games in the match.
+    total: usize,
+    /// The engines' names.
+    names: &'a [String],
+    /// The variant, for the result's notation.
+    variant: &'a str,
+}
+
+impl<'a> Progress<'a> {
+    /// The progress of a match of `total` games.
+    pub fn new(variant: &'a str, names: &'a [String], total: usize, quiet: bool) -> Self {
+        let show_bar = !quiet && std::io::stderr().is_terminal();
+        let bar = if show_bar {
+            let bar =
+                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        Progress {
+            bar,
+            show_bar,
+            total,
+            names,
+            variant,
+        }
+    }
+
+    /// Shows a finished game: the bar moves on (with a line for a forfeit), or a line.
+    pub fn game_over(&self, done: &Finished) {
+        let (n, names) = (done.job.number, self.names);
+        if self.show_bar {
+            self.bar.inc(1);
+            if let Some((who, why)) = &done.forfeit {
+                self.bar
+                    .println(format!("game {n}: {} forfeits: {why}", names[*who]));
+            }
+        } else {
+            eprintln!(
+                "game {n}/{}: {} - {} {} ({})",
+                self.total,
+                names[done.job.white],
+                names[done.job.black],
+                pdn::result_text(self.variant, done.result),
+                done.termination
+            );
+        }
+    }
+
+    /// Clears the bar at the end of the match.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The PDN file (if asked for), written in game order.
+pub(super) struct PdnLog<'a, G: Game> {
+    /// The file, if there is one.
+    file: Option<BufWriter<File>>,
+    /// The first write error; nothing more is written after it.
+    error: Option<std::io::Error>,
+    /// Games handed over in order so far (written, when there is a file).
+    written: usize,
+    /// The date of the `Date` tags.
+    date: String,
+    /// The variant's start position, whose games need no `FEN` tag.
+    start_fen: String,
+    /// The openings the games point into.
+    openings: &'a [Opening<G>],
+    /// The engines' names.
+    names: &'a [String],
+}
+
+impl<'a, G: Game> PdnLog<'a, G> {
+    /// Creates the file at `path`, if any.
+    pub fn create(
+        path: Option<&Path>,
+        openings: &'a [Opening<G>],
+        names: &'a [String],
+    ) -> Result<Self, CliError> {
+        let file = match path {
+            Some(path) => {
+                Some(BufWriter::new(File::create(path).map_err(|e| {
+                    CliError(format!("cannot create {}: {e}", path.display()))
+                })?))
+            }
+            None => None,
+        };
+        Ok(PdnLog {
+            file,
+            error: None,
+            written: 0,
+            date: pdn::today(),
+            start_fen: G::fen(&G::start()),
+            openings,
+            names,
+        })
+    }
+
+    /// Writes the games of `finished` that follow the last one written without a gap.
+    pub fn catch_up(&mut self, finished: &BTreeMap<usize, Finished>) {
+        while let Some(game) = finished.get(&(self.written + 1)) {
+            self.written += 1;
+            if self.error.is_none() {
+                self.write(game);
+            }
+        }
+    }
+
+    /// Writes one game (when there is a file), keeping the first error.
+    fn write(&mut self, game: &Finished) {
+        let Some(file) = self.file.as_mut() else {
+            return;
+        };
+        let opening = &self.openings[game.job.opening];
+        let fen = G::fen(&opening.start);
+        let text = pdn::write_game(&PdnGame {
+            variant: G::NAME.to_owned(),
+            round: game.job.number,
+            date: self.date.clone(),
+            white: self.names[game.job.white].clone(),
+            black: self.names[game.job.black].clone(),
+            result: game.result,
+            fen: (fen != self.start_fen).then_some(fen),
+            termination: game.termination.clone(),
+            moves: game.pdn_moves.clone(),
+            second_player_starts: G::side_to_move(&opening.start) != G::side_to_move(&G::start()),
+        });
+        if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
+            self.error = Some(e);
+        }
+    }
+
+    /// The number of games written, or the write error.
+    pub fn finish(self) -> Result<usize, CliError> {
+        match self.error {
+            Some(e) => Err(CliError(format!("cannot write the PDN file: {e}"))),
+            None => Ok(self.written),
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! The report printed at the end of a match: the settings, each engine's points, each pair's
+//! W/D/L with Elo (trinomial and pentanomial) and the SPRT, the forfeits and how games ended.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::engine::EngineSpec;
+use super::games::Finished;
+use super::referee::{RefereeConfig, TimeControl};
+use super::stats::{self, Sample, Verdict};
+
+/// What the report is made of.
+pub(super) struct Summary<'a> {
+    /// The variant's name.
+    pub variant: &'a str,
+    /// The engines.
+    pub specs: &'a [EngineSpec],
+    /// The engines' names in the report.
+    pub names: &'a [String],
+    /// The referee's settings.
+    pub config: &'a RefereeConfig,
+    /// Games per pair of engines.
+    pub games_per_pair: usize,
+    /// Games in the match.
+    pub total: usize,
+    /// The finished games by number.
+    pub finished: &'a BTreeMap<usize, Finished>,
+    /// SPRT bounds (elo0, elo1) and error rates (alpha, beta), if asked for.
+    pub sprt: Option<(f64, f64, f64, f64)>,
+    /// The PDN file and the games written to it, if asked for.
+    pub pdn: Option<(&'a Path, usize)>,
+}
+
+/// The report's text, one line ending in a newline after another.
+pub(super) fn text(s: &Summary) -> String {
+    let mut report = header(s);
+    report.push_str(&engine_lines(s));
+    for a in 0..s.names.len() {
+        for b in a + 1..s.names.len() {
+            report.push_str(&pair_lines(s, a, b));
+        }
+    }
+    report.push_str(&forfeit_lines(s));
+    report.push_str(&endings_line(s.finished));
+    if let Some((path, written)) = s.pdn {
+        report.push_str(&format!(
+            "pdn: {} games written to {}\n",
+            written,
+            path.display()
+        ));
+    }
+    report
+}
+
+/// `match: VARIANT, N engines, N games, TIME CONTROL[, depth D]`.
+fn header(s: &Summary) -> String {
+    let tc = match s.config.time_control {
+        Some(TimeControl::MoveTime(secs)) => format!("{secs} s per move"),
+        Some(TimeControl::Clock { time, inc }) => format!("{time} s + {inc} s per move"),
+        None => "no clock".to_owned(),
+    };
+    let depth = s
+        .config
+        .depth
+        .map(|d| format!(", depth {d}"))
+        .unwrap_or_default();
+    format!(
+        "match: {}, {} engines, {} games, {tc}{depth}\n",
+        s.variant,
+        s.names.len(),
+        s.total
+    )
+}
+
+/// `engine I: NAME (COMMAND), P / Q points`, one line per engine.
+fn engine_lines(s: &Summary) -> String {
+    let mut points = vec![0.0f64; s.names.len()];
+    for f in s.finished.values() {
+        let first = f.first_points();
+        points[f.job.first] += first;
+        points[f.second()] += 1.0 - first;
+    }
+    let mut lines = String::new();
+    for (i, name) in s.names.iter().enumerate() {
+        lines.push_str(&format!(
+            "engine {}: {name} ({}), {} / {} points\n",
+            i + 1,
+            s.specs[i].command.join(" "),
+            points[i],
+            s.games_per_pair * (s.names.len() - 1)
+        ));
+    }
+    lines
+}
+
+/// The games of engines `a` and `b` (`a` first): the score, the Elo estimates, the SPRT.
+fn pair_lines(s: &Summary, a: usize, b: usize) -> String {
+    let games: Vec<&Finished> = s
+        .finished
+        .values()
+        .filter(|f| f.job.first == a && (f.job.white == b || f.job.black == b))
+        .collect();
+    let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+    for g in &games {
+        match g.first_points() {
+            p if p > 0.75 => w += 1,
+            p if p > 0.25 => d += 1,
+            _ => l += 1,
+        }
+    }
+    let points = w as f64 + d as f64 / 2.0;
+    let n = games.len().max(1) as f64;
+    let mut lines = format!(
+        "{} vs {}: +{w} ={d} -{l}, score {points}/{} ({:.1}%)\n",
+        s.names[a],
+        s.names[b],
+        games.len(),
+        100.0 * points / n
+    );
+    let trinomial = Sample::trinomial(w, d, l);
+    if let Some(sample) = &trinomial {
+        lines.push_str(&format!("  {}\n", elo_line(sample, "trinomial")));
+    }
+    let pentanomial = pentanomial_counts(&games);
+    let penta = Sample::pentanomial(pentanomial);
+    if let Some(sample) = &penta {
+        lines.push_str(&format!(
+            "  {}, pairs scoring 0/0.5/1/1.5/2: {:?}\n",
+            elo_line(sample, "pentanomial over game pairs"),
+            pentanomial
+        ));
+    }
+    if let Some(bounds) = s.sprt {
+        // The pentanomial model when there is a pair of games, else the trinomial one.
+        let (sample, model) = match (&penta, &trinomial) {
+            (Some(p), _) => (Some(p), "pentanomial"),
+            (None, t) => (t.as_ref(), "trinomial"),
+        };
+        lines.push_str(&sprt_line(sample, model, bounds));
+    }
+    lines
+}
+
+/// How many pairs of games (an opening played twice) the first engine scored 0, 1/2, 1, 3/2
+/// and 2 points in.
+fn pentanomial_counts(games: &[&Finished]) -> [u64; 5] {
+    let mut counts = [0u64; 5];
+    for pair in games.chunks_exact(2) {
+        let twice = 2.0 * (pair[0].first_points() + pair[1].first_points());
+        counts[(twice.round() as usize).min(4)] += 1;
+    }
+    counts
+}
+
+/// `  SPRT elo0 E0 elo1 E1 alpha A beta B (MODEL): LLR ... , VERDICT`.
+fn sprt_line(
+    sample: Option<&Sample>,
+    model: &str,
+    (elo0, elo1, alpha, beta): (f64, f64, f64, f64),
+) -> String {
+    let verdict = sample
+        .and_then(|s| stats::sprt(s, elo0, elo1, alpha, beta))
+        .map(|r| {
+            let v = match r.verdict {
+                Verdict::H1 => "H1 accepted",
+                Verdict::H0 => "H0 accepted",
+                Verdict::Continue => "continue",
+            };
+            format!(
+                "LLR {:.2} (bounds {:.2}, {:.2}), {v}",
+                r.llr, r.lower, r.upper
+            )
+        })
+        .unwrap_or_else(|| "LLR undefined (no variance yet), continue".into());
+    format!("  SPRT elo0 {elo0} elo1 {elo1} alpha {alpha} beta {beta} ({model}): {verdict}\n")
+}
+
+/// `forfeits: N`, then a line per forfeit.
+fn forfeit_lines(s: &Summary) -> String {
+    let forfeits: Vec<&Finished> = s
+        .finished
+        .values()
+        .filter(|f| f.forfeit.is_some())
+        .collect();
+    let mut lines = format!("forfeits: {}\n", forfeits.len());
+    for f in forfeits {
+        if let Some((who, why)) = &f.forfeit {
+            lines.push_str(&format!(
+                "  game {}: {} loses: {why}\n",
+                f.job.number, s.names[*who]
+            ));
+        }
+    }
+    lines
+}
+
+/// `endings: KIND N; ...`: how many games ended each way (every forfeit counted as one kind).
+fn endings_line(finished: &BTreeMap<usize, Finished>) -> String {
+    let mut endings: BTreeMap<String, usize> = BTreeMap::new();
+    for f in finished.values() {
+        let kind = if f.forfeit.is_some() {
+            "forfeit".to_owned()
+        } else {
+            f.termination.clone()
+        };
+        *endings.entry(kind).or_default() += 1;
+    }
+    let mut line = "endings:".to_owned();
+    for (kind, n) in endings {
+        line.push_str(&format!(" {kind} {n};"));
+    }
+    line.push('\n');
+    line
+}
+
+/// A signed Elo figure with one decimal, or `+inf` / `-inf`.
+fn signed(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_owned()
+    } else {
+        format!("{x:+.1}")
+    }
+}
+
+/// `Elo E [LO, HI] (95%, MODEL, n=N)`.
+fn elo_line(sample: &Sample, model: &str) -> String {
+    let (e, lo, hi) = sample.elo_interval();
+    format!(
+        "Elo {} [{}, {}] (95%, {model}, n={})",
+        signed(e),
+        signed(lo),
+        signed(hi),
+        sample.n
+    )
+}
