@@ -148,6 +148,9 @@ enum Command {
     /// Play games between Hub engines (a round robin for more than two), refereed with
     /// Polydam's rules; prints W/D/L, score, Elo with its 95% interval and an optional SPRT.
     Match(Box<MatchArgs>),
+    /// Play the engine against itself and write training data: quiet positions with the
+    /// game's result and the search score (see docs/training.md).
+    Selfplay(Box<cli::selfplay::SelfplayOptions>),
 }
 
 /// The options of `polydam match` (see docs/match.md).
@@ -355,6 +358,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             };
             cli::matches::run_match(&opts, &mut out)
         }
+        Some(Command::Selfplay(o)) => cli::selfplay::run_selfplay(&o, &mut out),
         Some(Command::Bench { hash }) => cli::bench::run_bench(hash, &mut out),
         Some(Command::Variants) => out
             .write_all(cli::variants_text().as_bytes())

@@ -15,6 +15,7 @@ pub mod diagonal;
 pub mod game;
 pub mod hex;
 pub mod history;
+pub mod learn;
 pub mod orthogonal;
 pub mod perft;
 pub mod search;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod selfplay;
 pub mod setup;
 
 use std::fmt;
