@@ -151,6 +151,9 @@ enum Command {
     /// Play the engine against itself and write training data: quiet positions with the
     /// game's result and the search score (see docs/training.md).
     Selfplay(Box<cli::selfplay::SelfplayOptions>),
+    /// Fit the weights of a linear evaluation to selfplay data (logistic regression); prints
+    /// the training and validation loss per epoch and writes a weights file.
+    Train(Box<cli::train::TrainOptions>),
 }
 
 /// The options of `polydam match` (see docs/match.md).
@@ -359,6 +362,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             cli::matches::run_match(&opts, &mut out)
         }
         Some(Command::Selfplay(o)) => cli::selfplay::run_selfplay(&o, &mut out),
+        Some(Command::Train(o)) => cli::train::run_train(&o, &mut out),
         Some(Command::Bench { hash }) => cli::bench::run_bench(hash, &mut out),
         Some(Command::Variants) => out
             .write_all(cli::variants_text().as_bytes())

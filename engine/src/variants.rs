@@ -8,6 +8,7 @@ use std::fmt;
 
 use crate::diagonal::{rules as dr, Diagonal};
 use crate::game::{DrawRules, Game};
+use crate::learn::features::FeaturesVisitor;
 use crate::orthogonal::{rules as or, Orthogonal};
 
 /// The four families of the project; each is one implementation of [`Game`].
@@ -86,6 +87,17 @@ pub trait GameVisitor {
     fn visit<G: Game>(self) -> Self::Output;
 }
 
+/// `Some(visit)` for the families that have a feature set (see [`crate::learn::features`]),
+/// `None` for the others.
+macro_rules! visit_features {
+    (Diagonal, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
+    ($family:ident, $game:ty, $visitor:ident) => {
+        None
+    };
+}
+
 fn start_fen_of<G: Game>() -> String {
     G::fen(&G::start())
 }
@@ -109,6 +121,19 @@ macro_rules! registry {
             let entry = lookup(name)?;
             match entry.name {
                 $( $name => Ok(visitor.visit::<$game>()), )*
+                _ => Err(UnknownVariant(name.to_string())),
+            }
+        }
+
+        /// Calls `visitor` with the game type of the variant called `name`, if its family
+        /// has a feature set for learning (`Ok(None)` if not).
+        pub fn dispatch_features<V: FeaturesVisitor>(
+            name: &str,
+            visitor: V,
+        ) -> Result<Option<V::Output>, UnknownVariant> {
+            let entry = lookup(name)?;
+            match entry.name {
+                $( $name => Ok(visit_features!($family, $game, visitor)), )*
                 _ => Err(UnknownVariant(name.to_string())),
             }
         }

@@ -8,6 +8,7 @@ pub mod perft;
 pub mod play;
 pub mod selfplay;
 pub mod setup;
+pub mod train;
 
 use std::fmt;
 
