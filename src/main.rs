@@ -40,6 +40,12 @@ enum Command {
     /// Play games between Hub engines (a round robin for more than two), refereed with
     /// Polydam's rules; prints W/D/L, score, Elo with its 95% interval and an optional SPRT.
     Match(Box<MatchOptions>),
+    /// Play the engine against itself and write training data: quiet positions with the
+    /// game's result and the search score (see docs/training.md).
+    Selfplay(Box<cli::selfplay::SelfplayOptions>),
+    /// Fit the weights of a linear evaluation to selfplay data (logistic regression); prints
+    /// the training and validation loss per epoch and writes a weights file.
+    Train(Box<cli::train::TrainOptions>),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -63,6 +69,8 @@ fn run(command: Command) -> Result<(), CliError> {
         }
         Command::Bench(opts) => cli::bench::run_bench(&opts, &mut out),
         Command::Match(opts) => cli::matches::run_match(&opts, &mut out),
+        Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
+        Command::Train(o) => cli::train::run_train(&o, &mut out),
     }
 }
 

@@ -16,6 +16,7 @@
 pub mod diagonal;
 pub mod game;
 pub mod hex;
+pub mod learn;
 pub mod orthogonal;
 pub mod perft;
 pub mod record;

@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::diagonal::{rules as dr, Diagonal};
 use crate::game::{DrawRules, Game};
+use crate::learn::features::FeaturesVisitor;
 use crate::orthogonal::{rules as or, Orthogonal};
 
 /// The four families of the project; each is one implementation of [`Game`].
@@ -160,6 +161,17 @@ pub trait GameVisitor {
     fn visit<G: Game>(self) -> Self::Output;
 }
 
+/// `Some(visit)` for the families that have a feature set (see [`crate::learn::features`]),
+/// `None` for the others.
+macro_rules! visit_features {
+    (Diagonal, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
+    ($family:ident, $game:ty, $visitor:ident) => {
+        None
+    };
+}
+
 fn start_fen_of<G: Game>() -> String {
     G::fen(&G::start())
 }
@@ -187,6 +199,19 @@ macro_rules! registry {
             let entry = lookup(name)?;
             $( if entry.name == <$game as Game>::NAME {
                 return Ok(visitor.visit::<$game>());
+            } )*
+            Err(UnknownVariant(name.to_string()))
+        }
+
+        /// Calls `visitor` with the game type of the variant called `name`, if its family
+        /// has a feature set for learning (`Ok(None)` if not).
+        pub fn dispatch_features<V: FeaturesVisitor>(
+            name: &str,
+            visitor: V,
+        ) -> Result<Option<V::Output>, UnknownVariant> {
+            let entry = lookup(name)?;
+            $( if entry.name == <$game as Game>::NAME {
+                return Ok(visit_features!($family, $game, visitor));
             } )*
             Err(UnknownVariant(name.to_string()))
         }

@@ -6,7 +6,9 @@ pub mod bench;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod selfplay;
 pub mod setup;
+pub mod train;
 
 use std::fmt;
 

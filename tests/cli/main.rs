@@ -6,4 +6,5 @@ mod common;
 mod hub_bad_input;
 mod match_cli;
 mod play_cli;
+mod selfplay_train;
 mod transcripts;

@@ -30,12 +30,13 @@ pub fn load<G: Game>(opts: &MatchOptions) -> Result<Vec<Opening<G>>, CliError> {
     }
 }
 
-/// The random openings' generator: SplitMix64 from `seed`, the sequence the Zobrist keys use.
-struct Random(u64);
+/// The random openings' generator (also selfplay's): SplitMix64 from a seed, the sequence the
+/// Zobrist keys use.
+pub struct Random(pub u64);
 
 impl Random {
     /// A number below `n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         let (state, value) = splitmix64(self.0);
         self.0 = state;
         (value % n as u64) as usize

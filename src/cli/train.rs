@@ -1,0 +1,294 @@
+//! `polydam train`: fits the weights of a linear evaluation over sparse features to
+//! `polydam selfplay` data, by logistic regression (see `docs/training.md` and
+//! [`polydam_engine::learn::logistic`]).
+//!
+//! The positions are split into training and validation sets by a hash of their text (so a
+//! position that occurs in several games always falls in the same set, and the split does not
+//! depend on the order of the files); the loss of both is printed after every epoch as
+//! `epoch N train-loss X valid-loss Y`, and the weights are written at the end.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use polydam_engine::learn::data::{result_value, DataLine};
+use polydam_engine::learn::features::{Features, FeaturesVisitor};
+use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
+use polydam_engine::learn::weights::WeightsFile;
+use polydam_engine::variants::{dispatch_features, lookup};
+use polydam_tables::zobrist::splitmix64;
+
+use super::CliError;
+
+/// Options of `polydam train`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainOptions {
+    /// Data files written by `polydam selfplay` (read one after another).
+    #[arg(required = true, value_name = "DATA")]
+    pub data: Vec<PathBuf>,
+    /// Variant of the data (see `polydam variants`; the diagonal family for now).
+    #[arg(long, short = 'v', default_value = "international")]
+    pub variant: String,
+    /// The weights file to write.
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 1024)]
+    pub batch_size: usize,
+    /// Adam's step size, in hundredths of a man.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// L2 regularisation strength.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// The evaluation (hundredths of a man) that predicts a 73% score: sigmoid(eval / scale).
+    #[arg(long, default_value_t = 200.0)]
+    pub scale: f64,
+    /// Weight of the search score in the target, 0 (the game result only) to 1.
+    #[arg(long, default_value_t = 0.0)]
+    pub lambda: f64,
+    /// Percentage of the positions held out for validation.
+    #[arg(long, default_value_t = 10.0)]
+    pub valid_percent: f64,
+    /// Seed of the shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// A stable 64-bit hash of a position's text (FNV-1a, then mixed), for the split.
+fn text_hash(text: &str) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    splitmix64(h).1
+}
+
+/// Whether a position goes to the validation set.
+fn is_validation(text: &str, percent: f64) -> bool {
+    ((text_hash(text) % 10_000) as f64) < percent * 100.0
+}
+
+/// The training and validation samples read from the data files.
+struct Loaded {
+    train: Samples,
+    valid: Samples,
+}
+
+fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
+    let mut train = Samples::new();
+    let mut valid = Samples::new();
+    let mut features = Vec::new();
+    for path in &o.data {
+        let file = std::fs::File::open(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        let reader = std::io::BufReader::new(file);
+        for (n, line) in reader.lines().enumerate() {
+            let at = |why: String| CliError(format!("{}:{}: {why}", path.display(), n + 1));
+            let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+            let Some(data) = DataLine::parse(&line).map_err(|e| at(e.0))? else {
+                continue;
+            };
+            let pos = G::parse_position(&data.position)
+                .map_err(|e| at(format!("bad {} position: {e}", G::NAME)))?;
+            features.clear();
+            G::features(&pos, &mut features);
+            let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
+            if is_validation(&data.position, o.valid_percent) {
+                valid.push(&features, t);
+            } else {
+                train.push(&features, t);
+            }
+        }
+    }
+    Ok(Loaded { train, valid })
+}
+
+fn loss_text(loss: Option<f64>) -> String {
+    loss.map_or("-".into(), |l| format!("{l:.6}"))
+}
+
+struct TrainJob<'a, W: Write> {
+    opts: &'a TrainOptions,
+    out: &'a mut W,
+}
+
+impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: Features>(self) -> Self::Output {
+        let o = self.opts;
+        let out = self.out;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        if let Some(t) = o.threads {
+            // The epoch callback writes to `out`, so the work runs on the global pool (from
+            // this thread) rather than inside a local pool's `install`. Setting it fails only
+            // when it already runs (a second call in one process), which changes only speed.
+            let _ = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build_global();
+        }
+        let started = Instant::now();
+        let data = load::<G>(o)?;
+        if data.train.is_empty() {
+            return Err(CliError(if data.valid.is_empty() {
+                "the data holds no position".into()
+            } else {
+                "no position is left for training: lower --valid-percent".into()
+            }));
+        }
+        writeln!(
+            out,
+            "positions {} train {} valid {} features {} ({}) loaded in {:.3} s",
+            data.train.len() + data.valid.len(),
+            data.train.len(),
+            data.valid.len(),
+            G::feature_count(),
+            G::feature_set(),
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+
+        let config = TrainConfig {
+            epochs: o.epochs,
+            batch_size: o.batch_size,
+            learning_rate: o.lr,
+            l2: o.l2,
+            scale: o.scale,
+            seed: o.seed,
+        };
+        let mut weights = vec![0.0; G::feature_count()];
+        let bar = if !o.quiet && std::io::stderr().is_terminal() {
+            let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
+            let bar =
+                ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} steps, {elapsed_precise} (eta {eta}) {msg}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let mut written: Result<(), CliError> = Ok(());
+        let start_train = logistic::loss(&weights, &data.train, o.scale);
+        let start_valid = logistic::loss(&weights, &data.valid, o.scale);
+        writeln!(
+            out,
+            "epoch 0 train-loss {} valid-loss {}",
+            loss_text(start_train),
+            loss_text(start_valid)
+        )
+        .map_err(io)?;
+        let trained = Instant::now();
+        logistic::train(
+            &mut weights,
+            &data.train,
+            &data.valid,
+            &config,
+            &mut |r| {
+                let line = format!(
+                    "epoch {} train-loss {} valid-loss {}",
+                    r.epoch,
+                    loss_text(Some(r.train_loss)),
+                    loss_text(r.valid_loss)
+                );
+                bar.set_message(format!("train-loss {:.6}", r.train_loss));
+                if written.is_ok() {
+                    written = bar
+                        .suspend(|| writeln!(out, "{line}").and_then(|_| out.flush()))
+                        .map_err(io);
+                }
+            },
+            &|| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        written?;
+
+        let file = WeightsFile {
+            feature_set: G::feature_set(),
+            scale: o.scale,
+            weights,
+        };
+        std::fs::write(&o.output, file.to_text(&G::feature_name))
+            .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))?;
+        writeln!(
+            out,
+            "trained in {:.3} s, weights written to {}",
+            trained.elapsed().as_secs_f64(),
+            o.output.display()
+        )
+        .map_err(io)?;
+        Ok(())
+    }
+}
+
+/// Runs `polydam train`: prints the losses on `out` and writes the weights file.
+pub fn run_train<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliError> {
+    if opts.epochs == 0 {
+        return Err(CliError("--epochs must be at least 1".into()));
+    }
+    if opts.batch_size == 0 {
+        return Err(CliError("--batch-size must be at least 1".into()));
+    }
+    if opts.threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    if !(opts.lr > 0.0 && opts.lr.is_finite()) {
+        return Err(CliError("--lr must be a positive number".into()));
+    }
+    if !(opts.scale > 0.0 && opts.scale.is_finite()) {
+        return Err(CliError("--scale must be a positive number".into()));
+    }
+    if !(0.0..=1.0).contains(&opts.lambda) {
+        return Err(CliError("--lambda must be between 0 and 1".into()));
+    }
+    if !(0.0..100.0).contains(&opts.valid_percent) {
+        return Err(CliError(
+            "--valid-percent must be at least 0 and below 100".into(),
+        ));
+    }
+    if !(opts.l2 >= 0.0 && opts.l2.is_finite()) {
+        return Err(CliError("--l2 must be at least 0".into()));
+    }
+    let family = lookup(&opts.variant)?.family;
+    dispatch_features(
+        &opts.variant,
+        TrainJob {
+            opts,
+            out: &mut *out,
+        },
+    )?
+    .ok_or_else(|| {
+        CliError(format!(
+            "no feature set for {} (the {} family) yet: training covers the diagonal family",
+            opts.variant,
+            family.name()
+        ))
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_split_is_stable_and_near_the_percentage() {
+        let texts: Vec<String> = (0..10_000).map(|i| format!("W:W{i}")).collect();
+        let held = texts.iter().filter(|t| is_validation(t, 10.0)).count();
+        assert!((800..1200).contains(&held), "{held}");
+        assert!(texts.iter().all(|t| !is_validation(t, 0.0)));
+        assert_eq!(text_hash("W:W31-50:B1-20"), text_hash("W:W31-50:B1-20"));
+    }
+}

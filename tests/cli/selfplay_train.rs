@@ -1,0 +1,176 @@
+//! `polydam selfplay` and `polydam train`: the data is the same for the same seed, training
+//! lowers the loss, and bad input is refused with a clear message (exit status 2).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn polydam(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polydam"))
+        .args(args)
+        .output()
+        .expect("polydam runs")
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("polydam-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).expect("output file")
+}
+
+/// Runs a small selfplay (depth 2) and returns its summary.
+fn selfplay(out: &Path, seed: &str, games: &str, max_plies: &str, threads: &str) -> String {
+    let out = out.to_str().expect("utf-8 path");
+    let args = [
+        "selfplay",
+        "--games",
+        games,
+        "--depth",
+        "2",
+        "--max-plies",
+        max_plies,
+        "--threads",
+        threads,
+        "--seed",
+        seed,
+        "-o",
+        out,
+    ];
+    let o = polydam(&args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn selfplay_is_deterministic_for_a_seed() {
+    let dir = scratch("selfplay-seed");
+    let (a, b, c) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("c.txt"));
+    let summary = selfplay(&a, "7", "4", "40", "2");
+    assert!(summary.contains("games 4 "), "{summary}");
+    selfplay(&b, "7", "4", "40", "1");
+    selfplay(&c, "8", "4", "40", "2");
+    let (a, b, c) = (text(&a), text(&b), text(&c));
+    assert_eq!(a, b, "same seed, other thread count: same bytes");
+    assert_ne!(a, c, "another seed gives other games");
+    let lines: Vec<&str> = a.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 20, "{a}");
+    for line in lines {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 4, "{line}");
+        assert!(["1", "0.5", "0"].contains(&f[1]), "{line}");
+        f[2].parse::<i32>().expect("score");
+        f[3].parse::<u32>().expect("ply");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn train_lowers_the_loss_on_generated_data() {
+    let dir = scratch("train-loss");
+    let (d1, d2) = (dir.join("1.txt"), dir.join("2.txt"));
+    selfplay(&d1, "1", "6", "80", "2");
+    selfplay(&d2, "2", "6", "80", "2");
+    let weights = dir.join("w.txt");
+    let o = polydam(&[
+        "train",
+        d1.to_str().expect("path"),
+        d2.to_str().expect("path"),
+        "-o",
+        weights.to_str().expect("path"),
+        "--epochs",
+        "5",
+        "--batch-size",
+        "64",
+        "--lr",
+        "2",
+        "--lambda",
+        "0.5",
+        "--threads",
+        "2",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let losses: Vec<(usize, f64)> = out
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!((f[2], f[4]), ("train-loss", "valid-loss"), "{l}");
+            (f[1].parse().expect("epoch"), f[3].parse().expect("loss"))
+        })
+        .collect();
+    assert_eq!(losses.len(), 6, "epoch 0 to 5: {out}");
+    assert!(losses[5].1 < losses[1].1, "{out}");
+    let w = text(&weights);
+    assert!(w.contains("feature-set diagonal-psq-v1-50sq"), "{w}");
+    assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let o = polydam(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(message),
+        "{args:?}: {err:?}, wanted {message:?}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked");
+}
+
+#[test]
+fn bad_training_input_is_refused_clearly() {
+    let dir = scratch("train-bad");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "# comment\nW:W31-50:B1-20 0.5 3 0\nW:W31-50:B1-20 2 3 0\n",
+    )
+    .expect("write");
+    let bad = bad.to_str().expect("path").to_string();
+    let w = dir.join("w.txt");
+    let w = w.to_str().expect("path");
+    fails_with(
+        &["train", &bad, "-o", w],
+        &format!("{bad}:3: result '2' is not 1, 0.5 or 0"),
+    );
+    let missing = dir.join("missing.txt");
+    fails_with(
+        &["train", missing.to_str().expect("path"), "-o", w],
+        "cannot read",
+    );
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "# nothing\n").expect("write");
+    fails_with(
+        &["train", empty.to_str().expect("path"), "-o", w],
+        "holds no position",
+    );
+    let position = dir.join("position.txt");
+    std::fs::write(&position, "W:Wxx 1 0 0\n").expect("write");
+    fails_with(
+        &["train", position.to_str().expect("path"), "-o", w],
+        ":1: bad international position",
+    );
+    fails_with(
+        &["train", &bad, "-o", w, "--variant", "nosuch"],
+        "unknown variant 'nosuch'",
+    );
+    fails_with(
+        &["train", &bad, "-o", w, "--variant", "turkish"],
+        "no feature set for turkish",
+    );
+    fails_with(
+        &["selfplay", "-o", w, "--variant", "nosuch"],
+        "unknown variant 'nosuch'",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
