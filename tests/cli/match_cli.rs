@@ -236,6 +236,14 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
     // Same names are told apart by number.
     assert!(out.contains("Polydam #1 vs Polydam #2: "), "{out}");
     assert!(out.contains("endings: ply cap (12 plies) 2;"), "{out}");
+    // The least time left when a move arrived: below the 1 s clock plus the increments.
+    let margin = out
+        .lines()
+        .find_map(|l| l.strip_prefix("clock margin: worst "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|m| m.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no clock margin line: {out}"));
+    assert!(margin > -0.1 && margin < 1.3, "{out}");
     let (out, _) = run_ok(&[
         "--engine",
         &e,
@@ -249,6 +257,7 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
     ]);
     assert!(out.contains("depth 2"), "{out}");
     assert!(out.contains("forfeits: 0\n"), "{out}");
+    assert!(!out.contains("clock margin"), "no clock, no margin: {out}");
 }
 
 #[test]

@@ -40,6 +40,8 @@ pub(super) struct Finished {
     pub forfeit: Option<(usize, String)>,
     /// The moves in PDN notation.
     pub pdn_moves: Vec<String>,
+    /// With a clock: the smallest time left when a move arrived, in seconds, and the engine.
+    pub worst_margin: Option<(f64, usize)>,
 }
 
 impl Finished {
@@ -228,6 +230,7 @@ fn play_game<G: Game>(
         termination: end.termination,
         forfeit,
         pdn_moves: end.pdn_moves,
+        worst_margin: end.worst_margin.map(|(m, side)| (m, player(job, side))),
     }
 }
 
@@ -250,5 +253,6 @@ fn forfeited(job: Job, side: Side, why: String) -> Finished {
         termination: format!("{} forfeits: {why}", side.name()),
         forfeit: Some((player(job, side), why)),
         pdn_moves: Vec::new(),
+        worst_margin: None,
     }
 }

@@ -68,7 +68,7 @@ pub struct Opening<G: Game> {
 }
 
 /// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameEnd {
     /// The result, from White's point of view.
     pub result: PdnResult,
@@ -80,6 +80,10 @@ pub struct GameEnd {
     pub restart: [bool; 2],
     /// The moves of the whole game (the opening included) in PDN style.
     pub pdn_moves: Vec<String>,
+    /// With a clock: the smallest time left on a clock when a move arrived (before the
+    /// increment), in seconds, and the side it was; negative when a move was late but within
+    /// the tolerance. `None` without a clock or before the first move.
+    pub worst_margin: Option<(f64, Side)>,
 }
 
 fn win_for(side: Side) -> PdnResult {
@@ -198,6 +202,19 @@ pub fn play_game<G: Game>(
     players: [&mut HubEngine; 2],
     config: &RefereeConfig,
 ) -> GameEnd {
+    let mut worst_margin = None;
+    let mut end = referee_moves(opening, players, config, &mut worst_margin);
+    end.worst_margin = worst_margin;
+    end
+}
+
+/// The game itself; `worst_margin` follows the clocks' smallest margin as moves arrive.
+fn referee_moves<G: Game>(
+    opening: &Opening<G>,
+    players: [&mut HubEngine; 2],
+    config: &RefereeConfig,
+    worst_margin: &mut Option<(f64, Side)>,
+) -> GameEnd {
     let mut record = GameRecord::<G>::new(opening.start);
     let start_hub = quote(&G::hub_position(&opening.start));
     let mut hub_moves: Vec<String> = Vec::new();
@@ -222,6 +239,7 @@ pub fn play_game<G: Game>(
             forfeit: Some((side, why)),
             restart: restarts,
             pdn_moves,
+            worst_margin: None,
         }
     };
     let ended = |result, termination, pdn_moves| GameEnd {
@@ -230,6 +248,7 @@ pub fn play_game<G: Game>(
         forfeit: None,
         restart: [false; 2],
         pdn_moves,
+        worst_margin: None,
     };
 
     for side in [Side::White, Side::Black] {
@@ -292,6 +311,10 @@ pub fn play_game<G: Game>(
         };
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {
             let used = answer.elapsed.as_secs_f64();
+            let margin = clock_left - used;
+            if worst_margin.is_none_or(|(m, _)| margin < m) {
+                *worst_margin = Some((margin, side));
+            }
             match charge_clock(clock_left, used, inc, config.grace) {
                 Ok(left) => clocks[side.index()] = left,
                 Err(why) => return forfeit(side, why, false, pdn_moves),

@@ -41,6 +41,7 @@ pub(super) fn text(s: &Summary) -> String {
         }
     }
     report.push_str(&forfeit_lines(s));
+    report.push_str(&margin_line(s));
     report.push_str(&endings_line(s.finished));
     if let Some((path, written)) = s.pdn {
         report.push_str(&format!(
@@ -192,6 +193,27 @@ fn forfeit_lines(s: &Summary) -> String {
         }
     }
     lines
+}
+
+/// With a clock: `clock margin: worst +X s (game N, ENGINE); median of games' worst +Y s`,
+/// the least time any engine had left when a move arrived (negative: late, within the
+/// tolerance), and the typical game's worst.
+fn margin_line(s: &Summary) -> String {
+    let mut worst: Vec<(f64, usize, usize)> = s
+        .finished
+        .values()
+        .filter_map(|f| f.worst_margin.map(|(m, who)| (m, f.job.number, who)))
+        .collect();
+    if worst.is_empty() {
+        return String::new();
+    }
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (m, game, who) = worst[0];
+    let median = worst[worst.len() / 2].0;
+    format!(
+        "clock margin: worst {m:+.3} s (game {game}, {}); median of games' worst {median:+.3} s\n",
+        s.names[who]
+    )
 }
 
 /// `endings: KIND N; ...`: how many games ended each way (every forfeit counted as one kind).
