@@ -1,10 +1,11 @@
 //! Invariants that every registered variant must keep: the start position reads, has a move,
 //! prints and parses back, random playouts keep the incremental hash equal to a fresh
-//! computation, every generated move's text (both styles) parses back to the same move, and the
-//! family's perft agrees with perft by plain move generation.
+//! computation, every generated move's text (both styles) parses back to the same move, the
+//! family's move count (perft's bulk counting) equals the length of its move list, and perft
+//! agrees with perft by plain move generation.
 
 use polydam_engine::game::{Duplicates, Game, MoveStyle};
-use polydam_engine::perft::generic_perft;
+use polydam_engine::perft::count_paths;
 use polydam_engine::variants::{dispatch, GameVisitor, VARIANTS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -50,6 +51,7 @@ impl GameVisitor for Playouts {
         let mut rng = SmallRng::seed_from_u64(self.seed);
         let mut plies = 0;
         let mut list = Vec::new();
+        let mut scratch = Vec::new();
         for game in 0..self.games {
             let mut pos = G::start();
             for ply in 0..300 {
@@ -57,6 +59,15 @@ impl GameVisitor for Playouts {
                     break;
                 }
                 G::generate(&pos, Duplicates::Drop, &mut list);
+                // perft's bulk count agrees with the list, both ways of counting duplicates.
+                for dups in [Duplicates::Drop, Duplicates::Keep] {
+                    G::generate(&pos, dups, &mut scratch);
+                    let listed = scratch.len() as u64;
+                    let counted = G::count_moves(&pos, dups, &mut scratch);
+                    if counted != listed {
+                        return Err(format!("game {game} ply {ply}: {counted} moves counted, {listed} listed ({dups:?}) in {}", G::fen(&pos)));
+                    }
+                }
                 if list.is_empty() {
                     break;
                 }
@@ -93,14 +104,31 @@ impl GameVisitor for Playouts {
     }
 }
 
+/// perft by listing and playing every move, the last ply's too: the reference that
+/// [`count_paths`], which counts the last ply with [`Game::count_moves`], must agree with.
+fn plain_perft<G: Game>(pos: &G::Position, depth: u32, dups: Duplicates) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if G::decided(pos).is_some() {
+        return 0;
+    }
+    let mut moves = Vec::new();
+    G::generate(pos, dups, &mut moves);
+    moves
+        .iter()
+        .map(|m| plain_perft::<G>(&G::play(pos, m), depth - 1, dups))
+        .sum()
+}
+
 struct PerftAgrees;
 impl GameVisitor for PerftAgrees {
     type Output = Result<(), String>;
     fn visit<G: Game>(self) -> Self::Output {
         let start = G::start();
         for dups in [Duplicates::Drop, Duplicates::Keep] {
-            let fast = G::perft(&start, 3, dups);
-            let plain = generic_perft::<G>(&start, 3, dups);
+            let fast = count_paths::<G>(&start, 3, dups);
+            let plain = plain_perft::<G>(&start, 3, dups);
             if fast != plain || fast == 0 {
                 return Err(format!("perft(3) {fast} against plain generation {plain}"));
             }
