@@ -1,14 +1,14 @@
 //! Invariants that every registered variant must keep: the start position reads, has a move,
-//! prints and parses back, random playouts keep the incremental hash equal to a fresh
-//! computation, every generated move's text (both styles) parses back to the same move, the
-//! family's move count (perft's bulk counting) equals the length of its move list, and perft
-//! agrees with perft by plain move generation.
+//! prints and parses back; random playouts ([`Playouts`]) keep the incremental hash equal to a
+//! fresh computation and every position's FEN and Hub string reading back to it, list no move
+//! twice, write every move in text (both styles) that parses back to the same move, and count
+//! as many moves for perft's last ply as they list; and perft agrees with perft by plain move
+//! generation.
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle};
+use crate::support::Playouts;
+use polydam_engine::game::{Duplicates, Game};
 use polydam_engine::perft::count_paths;
 use polydam_engine::variants::{dispatch, GameVisitor, VARIANTS};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
 struct StartRoundTrip;
 impl GameVisitor for StartRoundTrip {
@@ -38,69 +38,6 @@ impl GameVisitor for StartRoundTrip {
             return Err("start hash".into());
         }
         Ok(())
-    }
-}
-
-struct Playouts {
-    games: usize,
-    seed: u64,
-}
-impl GameVisitor for Playouts {
-    type Output = Result<usize, String>;
-    fn visit<G: Game>(self) -> Self::Output {
-        let mut rng = SmallRng::seed_from_u64(self.seed);
-        let mut plies = 0;
-        let mut list = Vec::new();
-        let mut scratch = Vec::new();
-        for game in 0..self.games {
-            let mut pos = G::start();
-            for ply in 0..300 {
-                if G::decided(&pos).is_some() {
-                    break;
-                }
-                G::generate(&pos, Duplicates::Drop, &mut list);
-                // perft's bulk count agrees with the list, both ways of counting duplicates.
-                for dups in [Duplicates::Drop, Duplicates::Keep] {
-                    G::generate(&pos, dups, &mut scratch);
-                    let listed = scratch.len() as u64;
-                    let counted = G::count_moves(&pos, dups, &mut scratch);
-                    if counted != listed {
-                        return Err(format!("game {game} ply {ply}: {counted} moves counted, {listed} listed ({dups:?}) in {}", G::fen(&pos)));
-                    }
-                }
-                if list.is_empty() {
-                    break;
-                }
-                // Every move's text, in both styles, reads back to that move.
-                for m in &list {
-                    for style in [MoveStyle::Hub, MoveStyle::Pdn] {
-                        let text = G::move_text(&pos, m, style);
-                        match G::parse_move(&pos, &text) {
-                            Ok(back) if back == *m => {}
-                            Ok(back) => return Err(format!("game {game} ply {ply}: '{text}' read back as {back:?}, not {m:?} in {}", G::fen(&pos))),
-                            Err(e) => return Err(format!("game {game} ply {ply}: '{text}' does not read back: {e} in {}", G::fen(&pos))),
-                        }
-                    }
-                }
-                let m = list[rng.gen_range(0..list.len())];
-                pos = G::play(&pos, &m);
-                plies += 1;
-                if G::hash(&pos) != G::hash_from_scratch(&pos) {
-                    return Err(format!(
-                        "game {game} ply {ply}: incremental hash differs after {} in {}",
-                        G::move_text(&pos, &m, MoveStyle::Hub),
-                        G::fen(&pos)
-                    ));
-                }
-                let fen = G::fen(&pos);
-                match G::parse_position(&fen) {
-                    Ok(back) if back == pos => {}
-                    Ok(_) => return Err(format!("FEN {fen} reads back differently")),
-                    Err(e) => return Err(format!("FEN {fen} does not read back: {e}")),
-                }
-            }
-        }
-        Ok(plies)
     }
 }
 
@@ -162,10 +99,11 @@ impl GameVisitor for FenOf {
 fn random_playouts_keep_hash_and_notation_consistent() {
     let mut total = 0;
     for (i, v) in VARIANTS.iter().enumerate() {
-        let plies = dispatch(
+        let (plies, _) = dispatch(
             v.name,
             Playouts {
                 games: 20,
+                max_plies: 300,
                 seed: 1000 + i as u64,
             },
         )

@@ -4,22 +4,10 @@
 //! Seesaw Draughts squares are Brazilian numbers (29 = a1, 1 = b8); hex cells are named by
 //! column letter and the number counted from the bottom of the column (docs/seesaw.md).
 
+use crate::support::{moves, moves_in};
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome};
 use polydam_engine::perft::count_paths;
 use polydam_engine::stacks::SeesawDraughts as Sd;
-
-fn moves_in<G: Game>(fen: &str, style: MoveStyle) -> Vec<String> {
-    let pos = G::parse_position(fen).expect("test position parses");
-    let mut list = Vec::new();
-    G::generate(&pos, Duplicates::Drop, &mut list);
-    let mut texts: Vec<String> = list.iter().map(|m| G::move_text(&pos, m, style)).collect();
-    texts.sort();
-    texts
-}
-
-fn moves<G: Game>(fen: &str) -> Vec<String> {
-    moves_in::<G>(fen, MoveStyle::Hub)
-}
 
 fn after<G: Game>(fen: &str, mv: &str) -> String {
     let pos = G::parse_position(fen).expect("test position parses");
