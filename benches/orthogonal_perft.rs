@@ -6,6 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use polydam_engine::game::{Duplicates, Game};
 use polydam_engine::orthogonal::rules::{Bahrain, Dameo, Turkish};
 use polydam_engine::orthogonal::Orthogonal;
+use polydam_engine::perft::count_paths;
 
 fn turkish(c: &mut Criterion) {
     type T = Orthogonal<Turkish>;
@@ -15,19 +16,19 @@ fn turkish(c: &mut Criterion) {
     // perft(6) = 931,312 leaves.
     group.throughput(Throughput::Elements(931_312));
     group.bench_function("turkish_6", |b| {
-        b.iter(|| T::perft(std::hint::black_box(&start), 6, Duplicates::Drop))
+        b.iter(|| count_paths::<T>(std::hint::black_box(&start), 6, Duplicates::Drop))
     });
     type D = Orthogonal<Dameo>;
     let dameo = D::start();
     group.throughput(Throughput::Elements(2_704));
     group.bench_function("dameo_2", |b| {
-        b.iter(|| D::perft(std::hint::black_box(&dameo), 2, Duplicates::Drop))
+        b.iter(|| count_paths::<D>(std::hint::black_box(&dameo), 2, Duplicates::Drop))
     });
     type B = Orthogonal<Bahrain>;
     let bahrain = B::start();
     group.throughput(Throughput::Elements(85_062));
     group.bench_function("bahrain_5", |b| {
-        b.iter(|| B::perft(std::hint::black_box(&bahrain), 5, Duplicates::Drop))
+        b.iter(|| count_paths::<B>(std::hint::black_box(&bahrain), 5, Duplicates::Drop))
     });
     group.finish();
 }

@@ -8,18 +8,19 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use polydam_engine::diagonal::rules::{English, International, Russian};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Duplicates, Game};
+use polydam_engine::perft::count_paths;
 use std::time::Duration;
 
 fn bench_game<G: Game>(c: &mut Criterion, depth: u32) {
     let start = G::start();
-    let leaves = G::perft(&start, depth, Duplicates::Drop);
+    let leaves = count_paths::<G>(&start, depth, Duplicates::Drop);
     let mut group = c.benchmark_group(format!("perft/{}", G::NAME));
     group.throughput(Throughput::Elements(leaves));
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(8));
     group.bench_with_input(BenchmarkId::from_parameter(depth), &depth, |b, &d| {
-        b.iter(|| G::perft(&start, d, Duplicates::Drop))
+        b.iter(|| count_paths::<G>(&start, d, Duplicates::Drop))
     });
     group.finish();
 }

@@ -4,24 +4,13 @@
 
 use std::collections::BTreeSet;
 
+use crate::support::moves;
 use polydam_engine::diagonal::rules::*;
 use polydam_engine::diagonal::{Diagonal, Position, Setup};
-use polydam_engine::game::{Duplicates, Game, MoveStyle, Side};
+use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_tables::diagonal::TEN;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-fn moves<G: Game>(fen: &str) -> Vec<String> {
-    let pos = G::parse_position(fen).expect("test position parses");
-    let mut list = Vec::new();
-    G::generate(&pos, Duplicates::Drop, &mut list);
-    let mut texts: Vec<String> = list
-        .iter()
-        .map(|m| G::move_text(&pos, m, MoveStyle::Hub))
-        .collect();
-    texts.sort();
-    texts
-}
 
 type Intl = Diagonal<International>;
 type D = Diagonal<Dbc>;

@@ -4,23 +4,11 @@
 //!
 //! Squares are in each variant's own numbering; the comments give the algebraic squares.
 
+use crate::support::{moves, moves_in};
 use polydam_engine::diagonal::rules::*;
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
-
-fn moves_in<G: Game>(fen: &str, style: MoveStyle) -> Vec<String> {
-    let pos = G::parse_position(fen).expect("test position parses");
-    let mut list = Vec::new();
-    G::generate(&pos, Duplicates::Drop, &mut list);
-    let mut texts: Vec<String> = list.iter().map(|m| G::move_text(&pos, m, style)).collect();
-    texts.sort();
-    texts
-}
-
-fn moves<G: Game>(fen: &str) -> Vec<String> {
-    moves_in::<G>(fen, MoveStyle::Hub)
-}
 
 fn play<G: Game>(fen: &str, mv: &str) -> G::Position {
     let pos = G::parse_position(fen).expect("test position parses");

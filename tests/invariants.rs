@@ -1,13 +1,14 @@
 //! Invariants that every registered variant must keep: the start position reads, has a move,
-//! prints and parses back, random playouts keep the incremental hash equal to a fresh
-//! computation, every generated move's text (both styles) parses back to the same move, and the
-//! family's perft agrees with perft by plain move generation.
+//! prints and parses back; random playouts ([`Playouts`]) keep the incremental hash equal to a
+//! fresh computation and every position's FEN and Hub string reading back to it, list no move
+//! twice, write every move in text (both styles) that parses back to the same move, and count
+//! as many moves for perft's last ply as they list; and perft agrees with perft by plain move
+//! generation.
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle};
-use polydam_engine::perft::generic_perft;
+use crate::support::Playouts;
+use polydam_engine::game::{Duplicates, Game};
+use polydam_engine::perft::count_paths;
 use polydam_engine::variants::{dispatch, GameVisitor, VARIANTS};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
 struct StartRoundTrip;
 impl GameVisitor for StartRoundTrip {
@@ -40,57 +41,21 @@ impl GameVisitor for StartRoundTrip {
     }
 }
 
-struct Playouts {
-    games: usize,
-    seed: u64,
-}
-impl GameVisitor for Playouts {
-    type Output = Result<usize, String>;
-    fn visit<G: Game>(self) -> Self::Output {
-        let mut rng = SmallRng::seed_from_u64(self.seed);
-        let mut plies = 0;
-        let mut list = Vec::new();
-        for game in 0..self.games {
-            let mut pos = G::start();
-            for ply in 0..300 {
-                if G::decided(&pos).is_some() {
-                    break;
-                }
-                G::generate(&pos, Duplicates::Drop, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                // Every move's text, in both styles, reads back to that move.
-                for m in &list {
-                    for style in [MoveStyle::Hub, MoveStyle::Pdn] {
-                        let text = G::move_text(&pos, m, style);
-                        match G::parse_move(&pos, &text) {
-                            Ok(back) if back == *m => {}
-                            Ok(back) => return Err(format!("game {game} ply {ply}: '{text}' read back as {back:?}, not {m:?} in {}", G::fen(&pos))),
-                            Err(e) => return Err(format!("game {game} ply {ply}: '{text}' does not read back: {e} in {}", G::fen(&pos))),
-                        }
-                    }
-                }
-                let m = list[rng.gen_range(0..list.len())];
-                pos = G::play(&pos, &m);
-                plies += 1;
-                if G::hash(&pos) != G::hash_from_scratch(&pos) {
-                    return Err(format!(
-                        "game {game} ply {ply}: incremental hash differs after {} in {}",
-                        G::move_text(&pos, &m, MoveStyle::Hub),
-                        G::fen(&pos)
-                    ));
-                }
-                let fen = G::fen(&pos);
-                match G::parse_position(&fen) {
-                    Ok(back) if back == pos => {}
-                    Ok(_) => return Err(format!("FEN {fen} reads back differently")),
-                    Err(e) => return Err(format!("FEN {fen} does not read back: {e}")),
-                }
-            }
-        }
-        Ok(plies)
+/// perft by listing and playing every move, the last ply's too: the reference that
+/// [`count_paths`], which counts the last ply with [`Game::count_moves`], must agree with.
+fn plain_perft<G: Game>(pos: &G::Position, depth: u32, dups: Duplicates) -> u64 {
+    if depth == 0 {
+        return 1;
     }
+    if G::decided(pos).is_some() {
+        return 0;
+    }
+    let mut moves = Vec::new();
+    G::generate(pos, dups, &mut moves);
+    moves
+        .iter()
+        .map(|m| plain_perft::<G>(&G::play(pos, m), depth - 1, dups))
+        .sum()
 }
 
 struct PerftAgrees;
@@ -99,8 +64,8 @@ impl GameVisitor for PerftAgrees {
     fn visit<G: Game>(self) -> Self::Output {
         let start = G::start();
         for dups in [Duplicates::Drop, Duplicates::Keep] {
-            let fast = G::perft(&start, 3, dups);
-            let plain = generic_perft::<G>(&start, 3, dups);
+            let fast = count_paths::<G>(&start, 3, dups);
+            let plain = plain_perft::<G>(&start, 3, dups);
             if fast != plain || fast == 0 {
                 return Err(format!("perft(3) {fast} against plain generation {plain}"));
             }
@@ -134,10 +99,11 @@ impl GameVisitor for FenOf {
 fn random_playouts_keep_hash_and_notation_consistent() {
     let mut total = 0;
     for (i, v) in VARIANTS.iter().enumerate() {
-        let plies = dispatch(
+        let (plies, _) = dispatch(
             v.name,
             Playouts {
                 games: 20,
+                max_plies: 300,
                 seed: 1000 + i as u64,
             },
         )

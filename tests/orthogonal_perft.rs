@@ -8,6 +8,7 @@ use crate::support::perft_rows;
 use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::orthogonal::rules::*;
 use polydam_engine::orthogonal::{movegen, Orthogonal, Position, Setup};
+use polydam_engine::perft::count_paths;
 use polydam_engine::variants::{dispatch, lookup, Family, GameVisitor};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -21,7 +22,10 @@ impl GameVisitor for Perft {
     type Output = (u64, String);
     fn visit<G: Game>(self) -> (u64, String) {
         let start = G::start();
-        (G::perft(&start, self.depth, self.dups), G::fen(&start))
+        (
+            count_paths::<G>(&start, self.depth, self.dups),
+            G::fen(&start),
+        )
     }
 }
 
@@ -606,8 +610,8 @@ fn perft_is_colour_symmetric() {
     fn check<R: Rules>() {
         let start = Orthogonal::<R>::start();
         assert_eq!(
-            Orthogonal::<R>::perft(&start.flipped(), 3, Duplicates::Drop),
-            Orthogonal::<R>::perft(&start, 3, Duplicates::Drop),
+            count_paths::<Orthogonal<R>>(&start.flipped(), 3, Duplicates::Drop),
+            count_paths::<Orthogonal<R>>(&start, 3, Duplicates::Drop),
             "{}",
             R::NAME
         );

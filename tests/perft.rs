@@ -7,6 +7,7 @@
 
 use crate::support::{own_perft_rows, perft_rows, PerftRow};
 use polydam_engine::game::{Duplicates, Game};
+use polydam_engine::perft::count_paths;
 use polydam_engine::variants::{dispatch, lookup, GameVisitor, VARIANTS};
 
 struct Check<'a>(&'a PerftRow);
@@ -22,7 +23,7 @@ impl GameVisitor for Check<'_> {
             "drop" => Duplicates::Drop,
             other => return Err(format!("unknown duplicates convention '{other}'")),
         };
-        Ok(G::perft(&pos, row.depth, dups))
+        Ok(count_paths::<G>(&pos, row.depth, dups))
     }
 }
 
@@ -142,5 +143,8 @@ fn both_duplicate_conventions_differ_where_published() {
         .expect("row");
     assert_ne!(brazil_keep.nodes, brazil_drop.nodes);
     type Intl = polydam_engine::diagonal::Diagonal<polydam_engine::diagonal::rules::International>;
-    assert_eq!(Intl::perft(&Intl::start(), 8, Duplicates::Keep), 6_483_971);
+    assert_eq!(
+        count_paths::<Intl>(&Intl::start(), 8, Duplicates::Keep),
+        6_483_971
+    );
 }

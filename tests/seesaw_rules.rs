@@ -4,21 +4,10 @@
 //! Seesaw Draughts squares are Brazilian numbers (29 = a1, 1 = b8); hex cells are named by
 //! column letter and the number counted from the bottom of the column (docs/seesaw.md).
 
+use crate::support::{moves, moves_in};
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome};
+use polydam_engine::perft::count_paths;
 use polydam_engine::stacks::SeesawDraughts as Sd;
-
-fn moves_in<G: Game>(fen: &str, style: MoveStyle) -> Vec<String> {
-    let pos = G::parse_position(fen).expect("test position parses");
-    let mut list = Vec::new();
-    G::generate(&pos, Duplicates::Drop, &mut list);
-    let mut texts: Vec<String> = list.iter().map(|m| G::move_text(&pos, m, style)).collect();
-    texts.sort();
-    texts
-}
-
-fn moves<G: Game>(fen: &str) -> Vec<String> {
-    moves_in::<G>(fen, MoveStyle::Hub)
-}
 
 fn after<G: Game>(fen: &str, mv: &str) -> String {
     let pos = G::parse_position(fen).expect("test position parses");
@@ -312,14 +301,10 @@ fn hex_pass_and_double_pass_draw() {
     assert_eq!(Hx::fen(&next), "B:Wc6,d6,d7,e6:Bc1,d1,d2,e1:TWd7:TBd1:pass");
     assert_eq!(Hx::decided(&next), Some(Outcome::Draw));
     assert_eq!(Hx::no_move_outcome(&next), Outcome::Draw);
-    // perft stops there too, as the generic perft does.
-    for depth in 1..4 {
-        assert_eq!(
-            Hx::perft(&pos, depth, Duplicates::Drop),
-            polydam_engine::perft::generic_perft::<Hx>(&pos, depth, Duplicates::Drop)
-        );
+    // perft stops there too: the pass is the one path of depth 1, and none goes deeper.
+    for (depth, paths) in [(1, 1), (2, 0), (3, 0)] {
+        assert_eq!(count_paths::<Hx>(&pos, depth, Duplicates::Drop), paths);
     }
-    assert_eq!(Hx::perft(&pos, 2, Duplicates::Drop), 0);
     // After a pass, a side that can move plays on.
     let fen = "W:Wc6,d6,d7,e6:Bd1:TWd7:TBd1";
     assert_eq!(moves::<Hx>(fen), vec!["pass"]);
@@ -362,22 +347,32 @@ fn perft_from_the_start_to_depth_5() {
         let depth = d as u32 + 1;
         for dups in [Duplicates::Drop, Duplicates::Keep] {
             assert_eq!(
-                Sd::perft(&Sd::start(), depth, dups),
+                count_paths::<Sd>(&Sd::start(), depth, dups),
                 sd,
                 "seesaw-draughts {depth}"
             );
-            assert_eq!(Hx::perft(&Hx::start(), depth, dups), hx, "seesaw {depth}");
             assert_eq!(
-                Hex::<Side5>::perft(&Hex::<Side5>::start(), depth, dups),
+                count_paths::<Hx>(&Hx::start(), depth, dups),
+                hx,
+                "seesaw {depth}"
+            );
+            assert_eq!(
+                count_paths::<Hex<Side5>>(&Hex::<Side5>::start(), depth, dups),
                 hx,
                 "seesaw-5 {depth}"
             );
         }
     }
-    assert_eq!(Hx::perft(&Hx::start(), 6, Duplicates::Drop), 158_296);
     assert_eq!(
-        Hex::<Side5>::perft(&Hex::<Side5>::start(), 6, Duplicates::Drop),
+        count_paths::<Hx>(&Hx::start(), 6, Duplicates::Drop),
+        158_296
+    );
+    assert_eq!(
+        count_paths::<Hex<Side5>>(&Hex::<Side5>::start(), 6, Duplicates::Drop),
         158_404
     );
-    assert_eq!(Sd::perft(&Sd::start(), 7, Duplicates::Drop), 190_146);
+    assert_eq!(
+        count_paths::<Sd>(&Sd::start(), 7, Duplicates::Drop),
+        190_146
+    );
 }

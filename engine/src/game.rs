@@ -315,8 +315,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         crate::view::BoardView::note_only(Self::fen(pos))
     }
 
-    /// perft: the number of move paths of exactly `depth` plies.
-    fn perft(pos: &Self::Position, depth: u32, dups: Duplicates) -> u64 {
-        crate::perft::generic_perft::<Self>(pos, depth, dups)
+    /// The number of legal moves, [`Game::generate`]'s list length, for perft's last ply
+    /// ("bulk counting", see [`crate::perft`]). `scratch` is a list the count may fill and
+    /// leave in any state. The default generates the moves into it; families override it to
+    /// count quiet moves from bitboards without listing them.
+    #[inline]
+    fn count_moves(pos: &Self::Position, dups: Duplicates, scratch: &mut Vec<Self::Move>) -> u64 {
+        Self::generate(pos, dups, scratch);
+        scratch.len() as u64
     }
 }

@@ -6,9 +6,10 @@
 //! ```
 //! use polydam_engine::diagonal::{rules::International, Diagonal};
 //! use polydam_engine::game::{Duplicates, Game};
+//! use polydam_engine::perft::count_paths;
 //! type Intl = Diagonal<International>;
 //! let start = Intl::start();
-//! assert_eq!(Intl::perft(&start, 3, Duplicates::Drop), 658);
+//! assert_eq!(count_paths::<Intl>(&start, 3, Duplicates::Drop), 658);
 //! ```
 
 #![deny(clippy::undocumented_unsafe_blocks)]

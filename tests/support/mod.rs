@@ -2,6 +2,123 @@
 
 use std::path::PathBuf;
 
+use polydam_engine::game::{Duplicates, Game, MoveStyle};
+use polydam_engine::variants::GameVisitor;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The legal moves of the position `fen` in variant `G` (duplicate capture paths dropped, as
+/// the engine plays), written in `style` and sorted.
+///
+/// # Panics
+///
+/// If `fen` is not a position of `G`: the callers are tests, whose positions are constants.
+pub fn moves_in<G: Game>(fen: &str, style: MoveStyle) -> Vec<String> {
+    let pos = G::parse_position(fen).expect("test position parses");
+    let mut list = Vec::new();
+    G::generate(&pos, Duplicates::Drop, &mut list);
+    let mut texts: Vec<String> = list.iter().map(|m| G::move_text(&pos, m, style)).collect();
+    texts.sort();
+    texts
+}
+
+/// [`moves_in`] in Hub form.
+///
+/// # Panics
+///
+/// If `fen` is not a position of `G`.
+pub fn moves<G: Game>(fen: &str) -> Vec<String> {
+    moves_in::<G>(fen, MoveStyle::Hub)
+}
+
+/// Random games of one variant, checking after every move that the incremental hash equals a
+/// fresh computation and that the FEN and the Hub position string read back to the same
+/// position, and at every position that no move is listed twice, that every move's text (both
+/// styles) reads back to that move, and that perft's bulk count ([`Game::count_moves`]) equals
+/// the list's length in both duplicate conventions. Answers the plies played and the games
+/// that ended before `max_plies`.
+pub struct Playouts {
+    /// Games to play.
+    pub games: usize,
+    /// The longest game, in plies.
+    pub max_plies: usize,
+    /// Seed of the random move choice.
+    pub seed: u64,
+}
+
+impl GameVisitor for Playouts {
+    type Output = Result<(usize, usize), String>;
+    fn visit<G: Game>(self) -> Self::Output {
+        let mut rng = SmallRng::seed_from_u64(self.seed);
+        let mut plies = 0;
+        let mut finished = 0;
+        let mut list = Vec::new();
+        let mut scratch = Vec::new();
+        for game in 0..self.games {
+            let mut pos = G::start();
+            for ply in 0..self.max_plies {
+                let at =
+                    |what: String| format!("game {game} ply {ply}: {what} in {}", G::fen(&pos));
+                if G::decided(&pos).is_some() {
+                    finished += 1;
+                    break;
+                }
+                G::generate(&pos, Duplicates::Drop, &mut list);
+                for dups in [Duplicates::Drop, Duplicates::Keep] {
+                    G::generate(&pos, dups, &mut scratch);
+                    let listed = scratch.len() as u64;
+                    let counted = G::count_moves(&pos, dups, &mut scratch);
+                    if counted != listed {
+                        return Err(at(format!(
+                            "{counted} moves counted, {listed} listed ({dups:?})"
+                        )));
+                    }
+                }
+                if list.is_empty() {
+                    finished += 1;
+                    break;
+                }
+                for (i, m) in list.iter().enumerate() {
+                    if list[..i].contains(m) {
+                        return Err(at(format!("{m:?} listed twice")));
+                    }
+                    for style in [MoveStyle::Hub, MoveStyle::Pdn] {
+                        let text = G::move_text(&pos, m, style);
+                        match G::parse_move(&pos, &text) {
+                            Ok(back) if back == *m => {}
+                            Ok(back) => {
+                                return Err(at(format!(
+                                    "'{text}' read back as {back:?}, not {m:?}"
+                                )))
+                            }
+                            Err(e) => return Err(at(format!("'{text}' does not read back: {e}"))),
+                        }
+                    }
+                }
+                let m = list[rng.gen_range(0..list.len())];
+                let before = pos;
+                pos = G::play(&pos, &m);
+                plies += 1;
+                if G::hash(&pos) != G::hash_from_scratch(&pos) {
+                    return Err(format!(
+                        "game {game} ply {ply}: incremental hash differs after {} from {}",
+                        G::move_text(&before, &m, MoveStyle::Hub),
+                        G::fen(&before)
+                    ));
+                }
+                for text in [G::fen(&pos), G::hub_position(&pos)] {
+                    match G::parse_position(&text) {
+                        Ok(back) if back == pos => {}
+                        Ok(_) => return Err(format!("{text} reads back differently")),
+                        Err(e) => return Err(format!("{text} does not read back: {e}")),
+                    }
+                }
+            }
+        }
+        Ok((plies, finished))
+    }
+}
+
 /// The `shared/` folder beside the checkout (`../shared` from the workspace root), or
 /// `$POLYDAM_SHARED` when set.
 pub fn shared_dir() -> PathBuf {

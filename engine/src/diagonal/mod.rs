@@ -158,7 +158,8 @@ impl<R: Rules> Game for Diagonal<R> {
         view::board_view::<R>(pos, last)
     }
 
-    fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
-        movegen::perft::<R>(pos, depth, dups)
+    #[inline]
+    fn count_moves(pos: &Position, dups: Duplicates, scratch: &mut Vec<Move>) -> u64 {
+        movegen::count_moves::<R>(pos, dups, scratch)
     }
 }

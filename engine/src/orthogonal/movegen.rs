@@ -768,36 +768,3 @@ pub fn count_moves<R: Rules>(pos: &Position, dups: Duplicates, scratch: &mut Vec
     }
     count_quiet::<R>(pos, scratch)
 }
-
-/// perft with bulk counting at the last ply.
-pub fn perft<R: Rules>(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_rec::<R>(pos, depth, dups, &mut buffers)
-}
-
-fn perft_rec<R: Rules>(
-    pos: &Position,
-    depth: u32,
-    dups: Duplicates,
-    buffers: &mut [Vec<Move>],
-) -> u64 {
-    let Some((list, rest)) = buffers.split_first_mut() else {
-        return 1;
-    };
-    if one_piece_draw::<R>(pos) {
-        return 0;
-    }
-    if depth == 1 {
-        return count_moves::<R>(pos, dups, list);
-    }
-    generate::<R>(pos, dups, list);
-    let mut total = 0;
-    for mv in list.iter() {
-        let child = super::position::play(pos, mv);
-        total += perft_rec::<R>(&child, depth - 1, dups, rest);
-    }
-    total
-}

@@ -137,7 +137,8 @@ impl Game for SeesawDraughts {
         view::board_view(pos, last)
     }
 
-    fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
-        movegen::perft(pos, depth, dups)
+    #[inline]
+    fn count_moves(pos: &Position, dups: Duplicates, scratch: &mut Vec<Move>) -> u64 {
+        movegen::count_moves(pos, dups, scratch)
     }
 }

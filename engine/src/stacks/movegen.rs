@@ -441,32 +441,13 @@ pub fn generate(pos: &Position, dups: Duplicates, out: &mut Vec<Move>) {
     }
 }
 
-/// perft with bulk counting at the last ply.
-pub fn perft(pos: &Position, depth: u32, dups: Duplicates) -> u64 {
-    if depth == 0 {
-        return 1;
+/// The number of legal moves (bulk counting at perft's last ply): captures are listed in
+/// `scratch`, quiet moves counted with [`count_quiet`].
+pub fn count_moves(pos: &Position, dups: Duplicates, scratch: &mut Vec<Move>) -> u64 {
+    generate_captures(pos, dups, scratch);
+    if scratch.is_empty() {
+        count_quiet(pos)
+    } else {
+        scratch.len() as u64
     }
-    let mut buffers: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_rec(pos, depth, dups, &mut buffers)
-}
-
-fn perft_rec(pos: &Position, depth: u32, dups: Duplicates, buffers: &mut [Vec<Move>]) -> u64 {
-    let Some((list, rest)) = buffers.split_first_mut() else {
-        return 1;
-    };
-    generate_captures(pos, dups, list);
-    if depth == 1 {
-        if !list.is_empty() {
-            return list.len() as u64;
-        }
-        return count_quiet(pos);
-    }
-    if list.is_empty() {
-        generate_quiet(pos, list);
-    }
-    let mut total = 0;
-    for mv in list.iter() {
-        total += perft_rec(&play(pos, mv), depth - 1, dups, rest);
-    }
-    total
 }
