@@ -122,7 +122,13 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 }
 
 /// Runs `polydam analyse`, writing its lines to `out`.
-pub fn run_analyse<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_analyse(opts: &AnalyseOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_analyse_to(opts, &mut out)
+}
+
+fn run_analyse_to<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), CliError> {
     if opts.threads == 0 {
         return Err(CliError("--threads must be at least 1".into()));
     }

@@ -172,7 +172,13 @@ pub struct BenchOptions {
 }
 
 /// Runs `polydam bench`, writing its lines to `out`.
-pub fn run_bench<W: Write>(opts: &BenchOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_bench(opts: &BenchOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_bench_to(opts, &mut out)
+}
+
+fn run_bench_to<W: Write>(opts: &BenchOptions, out: &mut W) -> Result<(), CliError> {
     let hash_mib = opts.hash_mib;
     let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
     let mut nodes = 0u64;

@@ -133,7 +133,13 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
 }
 
 /// Runs `polydam perft`, writing its lines to `out`.
-pub fn run_perft<W: Write>(opts: &PerftOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_perft(opts: &PerftOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_perft_to(opts, &mut out)
+}
+
+fn run_perft_to<W: Write>(opts: &PerftOptions, out: &mut W) -> Result<(), CliError> {
     if opts.threads == 0 {
         return Err(CliError("--threads must be at least 1".into()));
     }
@@ -177,7 +183,13 @@ fn natural_key(text: &str) -> Vec<(u64, String)> {
 }
 
 /// Runs `polydam moves`: the legal moves, one per line, sorted.
-pub fn run_moves<W: Write>(opts: &MovesOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_moves(opts: &MovesOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_moves_to(opts, &mut out)
+}
+
+fn run_moves_to<W: Write>(opts: &MovesOptions, out: &mut W) -> Result<(), CliError> {
     let style = if opts.pdn {
         MoveStyle::Pdn
     } else {

@@ -338,7 +338,13 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
 }
 
 /// Runs `polydam selfplay`: writes the data file, then a summary on `out`.
-pub fn run_selfplay<W: Write>(opts: &SelfplayOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_selfplay(opts: &SelfplayOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_selfplay_to(opts, &mut out)
+}
+
+fn run_selfplay_to<W: Write>(opts: &SelfplayOptions, out: &mut W) -> Result<(), CliError> {
     if opts.games == 0 {
         return Err(CliError("--games must be at least 1".into()));
     }

@@ -235,7 +235,13 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
 }
 
 /// Runs `polydam train`: prints the losses on `out` and writes the weights file.
-pub fn run_train<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_train(opts: &TrainOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_train_to(opts, &mut out)
+}
+
+fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliError> {
     if opts.epochs == 0 {
         return Err(CliError("--epochs must be at least 1".into()));
     }

@@ -89,7 +89,13 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
 }
 
 /// Runs `polydam match`, writing the report to `out` (the progress goes to stderr).
-pub fn run_match<W: Write>(opts: &MatchOptions, out: &mut W) -> Result<(), CliError> {
+pub fn run_match(opts: &MatchOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    // Not generic in the writer, so that every variant's code is compiled once, here,
+    // and not again in each caller.
+    run_match_to(opts, &mut out)
+}
+
+fn run_match_to<W: Write>(opts: &MatchOptions, out: &mut W) -> Result<(), CliError> {
     let specs = engine_specs(opts)?;
     let config = referee_config(opts)?;
     let sprt = sprt_settings(opts)?;
