@@ -19,6 +19,7 @@ pub mod game;
 pub mod hex;
 pub mod learn;
 pub mod orthogonal;
+mod par;
 pub mod perft;
 pub mod record;
 pub mod search;

@@ -13,7 +13,7 @@
 //! assert_eq!(count_paths::<Intl>(&Intl::start(), 3, Duplicates::Drop), 658);
 //! ```
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use crate::game::{Duplicates, Game};
 
@@ -52,7 +52,8 @@ fn count_below<G: Game>(pos: &G::Position, dups: Duplicates, lists: &mut [Vec<G:
 }
 
 /// perft split by root move: one `(move, count)` per legal move, in generation order. With
-/// `parallel`, the work is shared out over rayon's thread pool by the positions two plies
+/// `parallel` (and the crate's `parallel` feature; serial without it), the work is shared
+/// out over rayon's thread pool by the positions two plies
 /// deep, which balances the threads far better than the handful of root moves would.
 pub fn divide<G: Game>(
     pos: &G::Position,
