@@ -30,6 +30,23 @@ impl From<polydam_engine::variants::UnknownVariant> for CliError {
     }
 }
 
+/// A progress bar of `total` games on stderr, or a hidden one with `quiet` or when stderr is
+/// not a terminal (a log file gets no escape codes).
+pub fn games_bar(total: usize, quiet: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// Checks a `--depth` given on the command line: from 1 to the search's maximum depth.
 pub fn check_depth(depth: Option<i32>) -> Result<(), CliError> {
     let max = polydam_engine::search::Depth::MAX.plies();

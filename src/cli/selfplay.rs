@@ -12,11 +12,10 @@
 //! record's rules (no move, a decided position, repetition, the quiet-move and endgame
 //! counters), or is adjudicated a draw after `--max-plies` plies.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::game::{Duplicates, Game, Outcome, Side};
 use polydam_engine::learn::data::DataLine;
 use polydam_engine::record::GameRecord;
@@ -266,18 +265,7 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
         )
         .map_err(io)?;
 
-        let bar = if !o.quiet && std::io::stderr().is_terminal() {
-            let bar =
-                ProgressBar::with_draw_target(Some(o.games as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
-            ) {
-                bar.set_style(style);
-            }
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = super::games_bar(o.games, o.quiet);
 
         let started = Instant::now();
         let mut totals = Totals::default();

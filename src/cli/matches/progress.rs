@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::Path;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use polydam_engine::game::Game;
 
 use super::games::Finished;
@@ -33,18 +33,7 @@ impl<'a> Progress<'a> {
     /// The progress of a match of `total` games.
     pub fn new(variant: &'a str, names: &'a [String], total: usize, quiet: bool) -> Self {
         let show_bar = !quiet && std::io::stderr().is_terminal();
-        let bar = if show_bar {
-            let bar =
-                ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
-            ) {
-                bar.set_style(style);
-            }
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let bar = crate::cli::games_bar(total, quiet);
         Progress {
             bar,
             show_bar,
