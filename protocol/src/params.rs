@@ -257,6 +257,28 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_capped_at_twice_the_cores() {
+        // Issue 21: 256 threads on 2 cores broke the move time and took a second to stop.
+        let max = max_threads();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
+        assert_eq!(max, (2 * cores).clamp(2, 256));
+        let mut p = Params::default();
+        assert_eq!(p.set("threads", &max.to_string()), Ok(Changed::Threads));
+        let refused = p
+            .set("threads", &(max + 1).to_string())
+            .expect_err("above the cap");
+        assert!(refused.contains(&format!("from 1 to {max}")), "{refused}");
+        assert_eq!(p.threads, max as usize, "the old count is kept");
+        let advertised = Params::default()
+            .declarations()
+            .into_iter()
+            .map(|d| d.to_string())
+            .find(|l| l.contains("name=threads"))
+            .expect("threads is declared");
+        assert!(advertised.contains(&format!("max={max}")), "{advertised}");
+    }
+
+    #[test]
     fn declarations_are_pydraughts_safe() {
         for d in Params::default().declarations() {
             let line = d.to_string();
