@@ -9,6 +9,7 @@ mod dbc_constitutional_rules;
 mod diagonal_rules;
 mod endgames;
 mod invariants;
+mod learn_features;
 mod orthogonal_perft;
 mod orthogonal_rules;
 mod perft;

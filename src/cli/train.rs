@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::learn::data::{result_value, DataLine};
-use polydam_engine::learn::features::{Features, FeaturesVisitor};
+use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
 use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
 use polydam_engine::learn::weights::WeightsFile;
 use polydam_engine::variants::{dispatch_features, lookup};
@@ -30,6 +30,10 @@ pub struct TrainOptions {
     /// Variant of the data (see `polydam variants`; the diagonal family for now).
     #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
+    /// The feature set: `psq` (piece-square, the default) or `patterns` (4x4 board windows
+    /// with middle-game and endgame tables); see docs/training.md.
+    #[arg(long, default_value = "psq", value_parser = parse_kind)]
+    pub features: FeatureKind,
     /// The weights file to write.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
@@ -63,6 +67,13 @@ pub struct TrainOptions {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+fn parse_kind(name: &str) -> Result<FeatureKind, String> {
+    FeatureKind::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = FeatureKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown feature set '{name}' (one of {})", names.join(", "))
+    })
 }
 
 /// A stable 64-bit hash of a position's text (FNV-1a, then mixed), for the split.
@@ -102,7 +113,7 @@ fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
             let pos = G::parse_position(&data.position)
                 .map_err(|e| at(format!("bad {} position: {e}", G::NAME)))?;
             features.clear();
-            G::features(&pos, &mut features);
+            G::features(o.features, &pos, &mut features);
             let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
             if is_validation(&data.position, o.valid_percent) {
                 valid.push(&features, t);
@@ -129,6 +140,14 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
     fn visit<G: Features>(self) -> Self::Output {
         let o = self.opts;
         let out = self.out;
+        let kind = o.features;
+        if !G::feature_kinds().contains(&kind) {
+            return Err(CliError(format!(
+                "no '{}' feature set for {} yet",
+                kind.name(),
+                G::NAME
+            )));
+        }
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         if let Some(t) = o.threads {
             // The epoch callback writes to `out`, so the work runs on the global pool (from
@@ -153,8 +172,8 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
             data.train.len() + data.valid.len(),
             data.train.len(),
             data.valid.len(),
-            G::feature_count(),
-            G::feature_set(),
+            G::feature_count(kind),
+            G::feature_set(kind),
             started.elapsed().as_secs_f64()
         )
         .map_err(io)?;
@@ -167,7 +186,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
             scale: o.scale,
             seed: o.seed,
         };
-        let mut weights = vec![0.0; G::feature_count()];
+        let mut weights = vec![0.0; G::feature_count(kind)];
         let bar = if !o.quiet && std::io::stderr().is_terminal() {
             let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
             let bar =
@@ -217,11 +236,11 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         written?;
 
         let file = WeightsFile {
-            feature_set: G::feature_set(),
+            feature_set: G::feature_set(kind),
             scale: o.scale,
             weights,
         };
-        std::fs::write(&o.output, file.to_text(&G::feature_name))
+        std::fs::write(&o.output, file.to_text(&|i| G::feature_name(kind, i)))
             .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))?;
         writeln!(
             out,

@@ -73,17 +73,12 @@ fn selfplay_is_deterministic_for_a_seed() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn train_lowers_the_loss_on_generated_data() {
-    let dir = scratch("train-loss");
-    let (d1, d2) = (dir.join("1.txt"), dir.join("2.txt"));
-    selfplay(&d1, "1", "6", "80", "2");
-    selfplay(&d2, "2", "6", "80", "2");
-    let weights = dir.join("w.txt");
-    let o = polydam(&[
-        "train",
-        d1.to_str().expect("path"),
-        d2.to_str().expect("path"),
+/// Runs `polydam train` over `data` with `extra` options; answers the `(train, valid)` losses
+/// of epochs 0 to 5 and the weights file's text.
+fn train(data: &[&Path], weights: &Path, extra: &[&str]) -> (Vec<(f64, f64)>, String) {
+    let mut args: Vec<&str> = vec!["train"];
+    args.extend(data.iter().map(|d| d.to_str().expect("path")));
+    args.extend([
         "-o",
         weights.to_str().expect("path"),
         "--epochs",
@@ -97,22 +92,57 @@ fn train_lowers_the_loss_on_generated_data() {
         "--threads",
         "2",
     ]);
+    args.extend(extra);
+    let o = polydam(&args);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let losses: Vec<(usize, f64)> = out
+    let losses: Vec<(usize, f64, f64)> = out
         .lines()
         .filter(|l| l.starts_with("epoch "))
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             assert_eq!((f[2], f[4]), ("train-loss", "valid-loss"), "{l}");
-            (f[1].parse().expect("epoch"), f[3].parse().expect("loss"))
+            (
+                f[1].parse().expect("epoch"),
+                f[3].parse().expect("loss"),
+                f[5].parse().unwrap_or(f64::NAN),
+            )
         })
         .collect();
     assert_eq!(losses.len(), 6, "epoch 0 to 5: {out}");
-    assert!(losses[5].1 < losses[1].1, "{out}");
-    let w = text(&weights);
+    assert!(losses.iter().enumerate().all(|(i, l)| l.0 == i), "{out}");
+    (
+        losses.into_iter().map(|l| (l.1, l.2)).collect(),
+        text(weights),
+    )
+}
+
+#[test]
+fn train_lowers_the_loss_on_generated_data() {
+    let dir = scratch("train-loss");
+    let (d1, d2) = (dir.join("1.txt"), dir.join("2.txt"));
+    selfplay(&d1, "1", "6", "80", "2");
+    selfplay(&d2, "2", "6", "80", "2");
+    let data = [d1.as_path(), d2.as_path()];
+
+    let (losses, w) = train(&data, &dir.join("psq.txt"), &[]);
+    assert!(losses[5].0 < losses[1].0, "{losses:?}");
     assert!(w.contains("feature-set diagonal-psq-v1-50sq"), "{w}");
     assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
+
+    let (losses, w) = train(
+        &data,
+        &dir.join("patterns.txt"),
+        &["--features", "patterns"],
+    );
+    assert!(
+        losses[5].0 < losses[1].0 && losses[1].0 < losses[0].0,
+        "{losses:?}"
+    );
+    assert!(losses[5].1 < losses[0].1, "{losses:?}");
+    assert!(w.contains("feature-set diagonal-patterns-v1-50sq"), "{w}");
+    assert!(w.contains("\nfeatures 210037\n"), "{}", &w[..200]);
+    assert!(w.lines().any(|l| l.ends_with(" mid-w0-oooooooo")));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -167,6 +197,10 @@ fn bad_training_input_is_refused_clearly() {
     fails_with(
         &["train", &bad, "-o", w, "--variant", "turkish"],
         "no feature set for turkish",
+    );
+    fails_with(
+        &["train", &bad, "-o", w, "--features", "nosuch"],
+        "unknown feature set 'nosuch'",
     );
     fails_with(
         &["selfplay", "-o", w, "--variant", "nosuch"],

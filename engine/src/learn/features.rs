@@ -3,28 +3,65 @@
 //! their weights. Features are seen from the side to move, so that one weight serves both
 //! colours and the evaluation stays colour-symmetric.
 //!
-//! The diagonal family's set (`diagonal-psq-v1`) is piece-square plus material counts; the
-//! evaluation itself does not use it yet (see `docs/training.md`).
+//! The diagonal family has two sets, chosen by [`FeatureKind`]: `diagonal-psq-v1`
+//! (piece-square plus material counts) and `diagonal-patterns-v1` (overlapping 4x4 board
+//! windows, 3^8 states each, with middle-game and endgame tables, plus material counts). The
+//! evaluation itself does not use them yet (see `docs/training.md`).
+
+use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
 use crate::diagonal::rules::Rules;
 use crate::diagonal::{Diagonal, Position};
 use crate::game::{Game, Side};
 
+/// Which feature set to extract (`polydam train --features NAME`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FeatureKind {
+    /// Piece-square features plus material counts (the default).
+    #[default]
+    Psq,
+    /// Overlapping 4x4 board windows (3^8 states each, middle-game and endgame tables) plus
+    /// material counts.
+    Patterns,
+}
+
+impl FeatureKind {
+    /// Every kind, in the order they are listed.
+    pub const ALL: [FeatureKind; 2] = [FeatureKind::Psq, FeatureKind::Patterns];
+
+    /// The kind's short name, as `--features` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Psq => "psq",
+            FeatureKind::Patterns => "patterns",
+        }
+    }
+
+    /// The kind called `name` (see [`FeatureKind::name`]), if any.
+    pub fn from_name(name: &str) -> Option<FeatureKind> {
+        FeatureKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
 /// A family whose positions can be described by sparse features.
 pub trait Features: Game {
+    /// The feature sets this family offers.
+    fn feature_kinds() -> &'static [FeatureKind];
+
     /// The feature set's name, written in weights files so that weights are never read for
-    /// another set (it changes whenever the indices change).
-    fn feature_set() -> String;
+    /// another set (it changes whenever the indices change). `kind` must be one of
+    /// [`Features::feature_kinds`], as for every method below.
+    fn feature_set(kind: FeatureKind) -> String;
 
     /// The number of features: every index is below it.
-    fn feature_count() -> usize;
+    fn feature_count(kind: FeatureKind) -> usize;
 
     /// Appends the active features of `pos` (seen from the side to move) to `out`; an index
     /// may appear more than once, counting that many times.
-    fn features(pos: &Self::Position, out: &mut Vec<u32>);
+    fn features(kind: FeatureKind, pos: &Self::Position, out: &mut Vec<u32>);
 
     /// A readable name of feature `index`, for the weights file.
-    fn feature_name(index: usize) -> String;
+    fn feature_name(kind: FeatureKind, index: usize) -> String;
 }
 
 /// Something to do with a game type that has a feature set, chosen at run time
@@ -34,6 +71,44 @@ pub trait FeaturesVisitor {
     type Output;
     /// Called with the variant's game type.
     fn visit<G: Features>(self) -> Self::Output;
+}
+
+/// Men a side has at the start on board `g`.
+const fn men_per_side(g: Geometry) -> usize {
+    (g.half * (g.rows / 2 - 1)) as usize
+}
+
+/// The pieces of `pos`, seen from the side to move: `(own, king, square)` with the square
+/// side-relative (square 0 is the far corner of the side to move's promotion row: White
+/// starts at the bottom and moves towards square 0, Black's board is turned half a turn).
+fn relative_pieces(g: Geometry, pos: &Position) -> impl Iterator<Item = (bool, bool, usize)> + '_ {
+    let us = pos.side;
+    let squares = g.squares();
+    [(true, us), (false, us.opponent())]
+        .into_iter()
+        .flat_map(move |(own, side)| {
+            let mut bits = pos.pieces[side.index()];
+            std::iter::from_fn(move || {
+                while bits != 0 {
+                    let bit = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if let Some(square) = g.square_of_bit(bit) {
+                        let king = pos.kings & (1u64 << bit) != 0;
+                        let square = match us {
+                            Side::White => square,
+                            Side::Black => squares - 1 - square,
+                        };
+                        return Some((own, king, square));
+                    }
+                }
+                None
+            })
+        })
+}
+
+/// Material counts: own men, opponent men, own kings, opponent kings.
+fn count_group(own: bool, king: bool) -> usize {
+    (!own as usize) + 2 * king as usize
 }
 
 /// The layout of `diagonal-psq-v1` on a board of `squares` squares and `men` men a side:
@@ -51,7 +126,7 @@ impl PsqLayout {
         let g = R::SHEET.board;
         PsqLayout {
             squares: g.squares(),
-            men: (g.half * (g.rows / 2 - 1)) as usize,
+            men: men_per_side(g),
         }
     }
 
@@ -71,57 +146,239 @@ impl PsqLayout {
 const PIECE_GROUPS: [&str; 4] = ["own-man", "own-king", "opp-man", "opp-king"];
 const COUNT_GROUPS: [&str; 4] = ["own-men", "opp-men", "own-kings", "opp-kings"];
 
-impl<R: Rules> Features for Diagonal<R> {
-    fn feature_set() -> String {
-        let l = PsqLayout::of::<R>();
-        format!("diagonal-psq-v1-{}sq", l.squares)
-    }
+/// The states of one window: 8 squares, each empty, own man or opponent man.
+pub const WINDOW_STATES: usize = 6561;
+/// Squares in a window.
+const WINDOW_SQUARES: usize = 8;
+/// Windows on the largest board (10x10).
+const MAX_WINDOWS: usize = 16;
+/// Squares of the largest board.
+const MAX_SQUARES: usize = 50;
+/// A square lies in at most 4 overlapping windows.
+const MAX_MEMBERSHIPS: usize = 4;
 
-    fn feature_count() -> usize {
-        PsqLayout::of::<R>().total()
-    }
+/// The overlapping 4x4 windows of a diagonal board, in side-relative squares: their top-left
+/// corners are on the even rows and files 0, 2, ..., N − 4, numbered row by row (window
+/// `w` has its corner at row `2·(w / n)`, file `2·(w % n)` with `n = N / 2 − 1` windows a
+/// row). A window's 8 dark squares are taken row by row, left to right, the first with the
+/// base-3 digit of weight 1, the last with 3^7.
+#[derive(Clone, Copy, Debug)]
+struct Windows {
+    count: usize,
+    /// For each square: the windows holding it and its power of 3 in each.
+    member: [[(u8, u16); MAX_MEMBERSHIPS]; MAX_SQUARES],
+    /// How many entries of `member` each square has.
+    members: [u8; MAX_SQUARES],
+}
 
-    fn features(pos: &Position, out: &mut Vec<u32>) {
-        let l = PsqLayout::of::<R>();
-        let g = R::SHEET.board;
-        let us = pos.side;
-        // White starts at the bottom and moves towards square 0.
-        let relative = |square: usize, side: Side| match side {
-            Side::White => square,
-            Side::Black => l.squares - 1 - square,
+impl Windows {
+    const fn new(g: Geometry) -> Windows {
+        let per_row = (g.rows / 2 - 1) as usize;
+        let mut w = Windows {
+            count: per_row * per_row,
+            member: [[(0, 0); MAX_MEMBERSHIPS]; MAX_SQUARES],
+            members: [0; MAX_SQUARES],
         };
-        let mut counts = [0u32; 4];
-        for (own, side) in [(true, us), (false, us.opponent())] {
-            let mut bits = pos.pieces[side.index()];
-            while bits != 0 {
-                let bit = bits.trailing_zeros();
-                bits &= bits - 1;
-                let Some(square) = g.square_of_bit(bit) else {
-                    continue;
-                };
-                let king = pos.kings & (1u64 << bit) != 0;
-                let group = (!own as usize) * 2 + king as usize;
-                out.push((group * l.squares + relative(square, us)) as u32);
-                counts[(!own as usize) + 2 * king as usize] += 1;
+        let mut wr = 0;
+        while wr < per_row {
+            let mut wc = 0;
+            while wc < per_row {
+                let index = wr * per_row + wc;
+                let mut power = 1u16;
+                let mut r = 0;
+                while r < 4 {
+                    let mut f = 0;
+                    while f < 4 {
+                        if let Some(s) = g.square_at((2 * wr + r) as u32, (2 * wc + f) as u32) {
+                            let m = w.members[s] as usize;
+                            w.member[s][m] = (index as u8, power);
+                            w.members[s] += 1;
+                            power *= 3;
+                        }
+                        f += 1;
+                    }
+                    r += 1;
+                }
+                wc += 1;
+            }
+            wr += 1;
+        }
+        w
+    }
+
+    fn of(g: Geometry) -> &'static Windows {
+        static TEN_WINDOWS: Windows = Windows::new(TEN);
+        static EIGHT_WINDOWS: Windows = Windows::new(EIGHT);
+        if g == TEN {
+            &TEN_WINDOWS
+        } else {
+            &EIGHT_WINDOWS
+        }
+    }
+}
+
+/// The layout of `diagonal-patterns-v1`: for each game phase (0 the middle game, 1 the
+/// endgame) and each window, [`WINDOW_STATES`] indices, one per state; then a bias, then the
+/// one-hot material counts of the psq set (own men, opponent men, own kings, opponent kings,
+/// 0 to `men`). The middle-game tables are active while more than `men` men (the men of one
+/// side at the start) are left on the board, kings not counted, the endgame tables after.
+#[derive(Clone, Copy, Debug)]
+struct PatternLayout {
+    squares: usize,
+    windows: usize,
+    men: usize,
+}
+
+impl PatternLayout {
+    fn of<R: Rules>() -> PatternLayout {
+        let g = R::SHEET.board;
+        PatternLayout {
+            squares: g.squares(),
+            windows: Windows::of(g).count,
+            men: men_per_side(g),
+        }
+    }
+
+    fn window(self, phase: usize, window: usize, state: usize) -> usize {
+        (phase * self.windows + window) * WINDOW_STATES + state
+    }
+
+    fn bias(self) -> usize {
+        2 * self.windows * WINDOW_STATES
+    }
+
+    fn count(self, group: usize, n: u32) -> usize {
+        self.bias() + 1 + group * (self.men + 1) + (n as usize).min(self.men)
+    }
+
+    fn total(self) -> usize {
+        self.bias() + 1 + 4 * (self.men + 1)
+    }
+}
+
+const PHASES: [&str; 2] = ["mid", "end"];
+
+fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
+    let l = PsqLayout::of::<R>();
+    let mut counts = [0u32; 4];
+    for (own, king, square) in relative_pieces(R::SHEET.board, pos) {
+        let group = (!own as usize) * 2 + king as usize;
+        out.push((group * l.squares + square) as u32);
+        counts[count_group(own, king)] += 1;
+    }
+    out.push(l.bias() as u32);
+    for (group, n) in counts.into_iter().enumerate() {
+        out.push(l.count(group, n) as u32);
+    }
+}
+
+fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
+    let g = R::SHEET.board;
+    let l = PatternLayout::of::<R>();
+    let windows = Windows::of(g);
+    let mut states = [0usize; MAX_WINDOWS];
+    let mut counts = [0u32; 4];
+    for (own, king, square) in relative_pieces(g, pos) {
+        counts[count_group(own, king)] += 1;
+        if king {
+            // Kings are not in the windows (their square reads empty there): the king
+            // counts carry them.
+            continue;
+        }
+        let digit = if own { 1 } else { 2 };
+        for &(w, power) in &windows.member[square][..windows.members[square] as usize] {
+            states[w as usize] += digit * power as usize;
+        }
+    }
+    let phase = if (counts[0] + counts[1]) as usize > l.men {
+        0
+    } else {
+        1
+    };
+    for (w, &state) in states[..l.windows].iter().enumerate() {
+        out.push(l.window(phase, w, state) as u32);
+    }
+    out.push(l.bias() as u32);
+    for (group, n) in counts.into_iter().enumerate() {
+        out.push(l.count(group, n) as u32);
+    }
+}
+
+fn count_name(bias: usize, men: usize, index: usize) -> String {
+    let i = index - bias - 1;
+    format!("{}={}", COUNT_GROUPS[i / (men + 1)], i % (men + 1))
+}
+
+impl<R: Rules> Features for Diagonal<R> {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &FeatureKind::ALL
+    }
+
+    fn feature_set(kind: FeatureKind) -> String {
+        match kind {
+            FeatureKind::Psq => format!("diagonal-psq-v1-{}sq", PsqLayout::of::<R>().squares),
+            FeatureKind::Patterns => {
+                format!(
+                    "diagonal-patterns-v1-{}sq",
+                    PatternLayout::of::<R>().squares
+                )
             }
         }
-        out.push(l.bias() as u32);
-        for (group, n) in counts.into_iter().enumerate() {
-            out.push(l.count(group, n) as u32);
+    }
+
+    fn feature_count(kind: FeatureKind) -> usize {
+        match kind {
+            FeatureKind::Psq => PsqLayout::of::<R>().total(),
+            FeatureKind::Patterns => PatternLayout::of::<R>().total(),
         }
     }
 
-    fn feature_name(index: usize) -> String {
-        let l = PsqLayout::of::<R>();
-        if index < l.bias() {
-            format!("{}-{}", PIECE_GROUPS[index / l.squares], index % l.squares)
-        } else if index == l.bias() {
-            "bias".into()
-        } else if index < l.total() {
-            let i = index - l.bias() - 1;
-            format!("{}={}", COUNT_GROUPS[i / (l.men + 1)], i % (l.men + 1))
-        } else {
-            format!("unused-{index}")
+    fn features(kind: FeatureKind, pos: &Position, out: &mut Vec<u32>) {
+        match kind {
+            FeatureKind::Psq => psq_features::<R>(pos, out),
+            FeatureKind::Patterns => pattern_features::<R>(pos, out),
+        }
+    }
+
+    fn feature_name(kind: FeatureKind, index: usize) -> String {
+        match kind {
+            FeatureKind::Psq => {
+                let l = PsqLayout::of::<R>();
+                if index < l.bias() {
+                    format!("{}-{}", PIECE_GROUPS[index / l.squares], index % l.squares)
+                } else if index == l.bias() {
+                    "bias".into()
+                } else if index < l.total() {
+                    count_name(l.bias(), l.men, index)
+                } else {
+                    format!("unused-{index}")
+                }
+            }
+            FeatureKind::Patterns => {
+                let l = PatternLayout::of::<R>();
+                if index < l.bias() {
+                    // `mid-w3-.x..o...`: phase, window, then its squares in order ('.' empty,
+                    // 'x' own man, 'o' opponent man).
+                    let table = index / WINDOW_STATES;
+                    let mut state = index % WINDOW_STATES;
+                    let mut squares = String::with_capacity(WINDOW_SQUARES);
+                    for _ in 0..WINDOW_SQUARES {
+                        squares.push(['.', 'x', 'o'][state % 3]);
+                        state /= 3;
+                    }
+                    format!(
+                        "{}-w{}-{squares}",
+                        PHASES[table / l.windows],
+                        table % l.windows
+                    )
+                } else if index == l.bias() {
+                    "bias".into()
+                } else if index < l.total() {
+                    count_name(l.bias(), l.men, index)
+                } else {
+                    format!("unused-{index}")
+                }
+            }
         }
     }
 }
@@ -133,40 +390,128 @@ mod tests {
 
     type Intl = Diagonal<International>;
 
-    fn sorted<G: Features>(fen: &str) -> Vec<u32> {
+    fn sorted<G: Features>(kind: FeatureKind, fen: &str) -> Vec<u32> {
         let pos = G::parse_position(fen).expect("test position");
         let mut f = Vec::new();
-        G::features(&pos, &mut f);
-        assert!(f.iter().all(|&i| (i as usize) < G::feature_count()));
+        G::features(kind, &pos, &mut f);
+        assert!(f.iter().all(|&i| (i as usize) < G::feature_count(kind)));
         f.sort_unstable();
         f
     }
 
     #[test]
     fn the_start_position_has_one_feature_per_piece_plus_five() {
-        assert_eq!(Intl::feature_count(), 4 * 50 + 1 + 4 * 21);
-        assert_eq!(sorted::<Intl>("W:W31-50:B1-20").len(), 40 + 5);
-        assert_eq!(Diagonal::<Russian>::feature_count(), 4 * 32 + 1 + 4 * 13);
+        let psq = FeatureKind::Psq;
+        assert_eq!(Intl::feature_count(psq), 4 * 50 + 1 + 4 * 21);
+        assert_eq!(sorted::<Intl>(psq, "W:W31-50:B1-20").len(), 40 + 5);
+        assert_eq!(Diagonal::<Russian>::feature_count(psq), 4 * 32 + 1 + 4 * 13);
+    }
+
+    #[test]
+    fn pattern_sets_have_two_tables_per_window() {
+        let p = FeatureKind::Patterns;
+        assert_eq!(Intl::feature_count(p), 2 * 16 * 6561 + 1 + 4 * 21);
+        assert_eq!(
+            Diagonal::<Russian>::feature_count(p),
+            2 * 9 * 6561 + 1 + 4 * 13
+        );
+        assert_eq!(Intl::feature_set(p), "diagonal-patterns-v1-50sq");
+        assert_eq!(
+            Diagonal::<Russian>::feature_set(p),
+            "diagonal-patterns-v1-32sq"
+        );
+        for g in [TEN, EIGHT] {
+            let w = Windows::of(g);
+            // Every window holds 8 squares, with the powers 1, 3, ..., 3^7 once each.
+            let mut sums = vec![0usize; w.count];
+            let mut held = vec![0usize; w.count];
+            for s in 0..g.squares() {
+                assert!(w.members[s] >= 1, "square {s} in no window");
+                for &(i, p) in &w.member[s][..w.members[s] as usize] {
+                    sums[i as usize] += p as usize;
+                    held[i as usize] += 1;
+                }
+            }
+            assert!(
+                sums.iter().all(|&s| s == (WINDOW_STATES - 1) / 2),
+                "{sums:?}"
+            );
+            assert!(held.iter().all(|&h| h == WINDOW_SQUARES), "{held:?}");
+        }
+    }
+
+    #[test]
+    fn start_position_window_states() {
+        let p = FeatureKind::Patterns;
+        let f = sorted::<Intl>(p, "W:W31-50:B1-20");
+        // Rows 0-3 are the opponent's (digit 2), 4-5 empty, 6-9 own (digit 1).
+        let all_opp = 6560;
+        let opp_top = 2 * (1 + 3 + 9 + 27);
+        let own_bottom = 81 + 243 + 729 + 2187;
+        let own_all = 3280;
+        let mut want: Vec<u32> = (0..16)
+            .map(|w| {
+                let state = [all_opp, opp_top, own_bottom, own_all][w / 4];
+                (w * 6561 + state) as u32
+            })
+            .collect();
+        let bias = 2 * 16 * 6561;
+        want.extend([
+            bias,
+            bias + 1 + 20,
+            bias + 1 + 21 + 20,
+            bias + 1 + 42,
+            bias + 1 + 63,
+        ]);
+        assert_eq!(f, want);
+        assert_eq!(
+            Intl::feature_name(p, 15 * 6561 + own_all),
+            "mid-w15-xxxxxxxx"
+        );
+        assert_eq!(Intl::feature_name(p, 16 * 6561 + 5), "end-w0-ox......");
+    }
+
+    #[test]
+    fn the_endgame_tables_take_over_at_half_the_men() {
+        let p = FeatureKind::Patterns;
+        let phase = |fen: &str| sorted::<Intl>(p, fen)[0] as usize / (16 * 6561);
+        // 21 men (and a king, which does not count): middle game; 20 men: endgame.
+        assert_eq!(phase("W:W30-40,K50:B1-10"), 0);
+        assert_eq!(phase("W:W31-40,K50:B1-10"), 1);
     }
 
     #[test]
     fn features_are_seen_from_the_side_to_move() {
-        // The same position with colours swapped (board turned) and the other side to move.
-        assert_eq!(
-            sorted::<Intl>("W:W31,K45:B7,12"),
-            sorted::<Intl>("B:W39,44:B20,K6")
-        );
-        assert_ne!(
-            sorted::<Intl>("W:W31,K45:B7,12"),
-            sorted::<Intl>("B:W31,K45:B7,12")
-        );
+        for kind in FeatureKind::ALL {
+            // The same position with colours swapped (board turned) and the other side to move.
+            assert_eq!(
+                sorted::<Intl>(kind, "W:W31,K45:B7,12"),
+                sorted::<Intl>(kind, "B:W39,44:B20,K6")
+            );
+            assert_ne!(
+                sorted::<Intl>(kind, "W:W31,K45:B7,12"),
+                sorted::<Intl>(kind, "B:W31,K45:B7,12")
+            );
+        }
     }
 
     #[test]
     fn every_feature_has_a_distinct_name() {
-        let names: std::collections::HashSet<String> =
-            (0..Intl::feature_count()).map(Intl::feature_name).collect();
-        assert_eq!(names.len(), Intl::feature_count());
-        assert!(names.contains("bias") && names.contains("own-men=20"));
+        for kind in FeatureKind::ALL {
+            let n = Intl::feature_count(kind);
+            let names: std::collections::HashSet<String> =
+                (0..n).map(|i| Intl::feature_name(kind, i)).collect();
+            assert_eq!(names.len(), n);
+            assert!(names.contains("bias") && names.contains("own-men=20"));
+            assert!(names.iter().all(|n| !n.contains(' ')));
+        }
+    }
+
+    #[test]
+    fn kinds_read_back_from_their_names() {
+        for kind in FeatureKind::ALL {
+            assert_eq!(FeatureKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(FeatureKind::from_name("nosuch"), None);
     }
 }
