@@ -7,20 +7,15 @@ use polydam_engine::game::{Game, MoveStyle};
 use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use super::{setup, CliError};
+use super::setup::PositionArgs;
+use super::CliError;
 
 /// Options of `polydam analyse`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct AnalyseOptions {
-    /// Variant name.
-    #[arg(long, short = 'v', default_value = "international")]
-    pub variant: String,
-    /// Position: PDN FEN or Hub string.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves to play first.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The variant and the position.
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Last iteration to search (14 when no limit is given).
     #[arg(long, short = 'd', allow_negative_numbers = true)]
     pub depth: Option<i32>,
@@ -51,7 +46,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let record = o.position.record::<G>()?;
         let root = *record.current();
         let mut limits = Limits {
             analyze: true,
@@ -134,5 +129,5 @@ fn run_analyse_to<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), Cl
     }
     super::check_depth(opts.depth)?;
     super::check_movetime(opts.movetime)?;
-    dispatch(&opts.variant, AnalyseJob { opts, out })?
+    dispatch(&opts.position.variant, AnalyseJob { opts, out })?
 }

@@ -7,20 +7,15 @@ use polydam_engine::game::{Duplicates, Game, MoveStyle};
 use polydam_engine::perft;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use super::{setup, CliError};
+use super::setup::PositionArgs;
+use super::CliError;
 
 /// Options of `polydam perft`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PerftOptions {
-    /// Variant name (see `polydam variants`).
-    #[arg(long, short = 'v', default_value = "international")]
-    pub variant: String,
-    /// Start position: PDN FEN (`W:W31-50:B1-20`) or Hub string.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves to play from that position first, space-separated.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The variant and the position.
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Last depth to count.
     #[arg(long, short = 'd')]
     pub depth: u32,
@@ -56,15 +51,9 @@ impl From<DuplicatesArg> for Duplicates {
 /// Options of `polydam moves`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct MovesOptions {
-    /// Variant name.
-    #[arg(long, short = 'v', default_value = "international")]
-    pub variant: String,
-    /// Position: PDN FEN or Hub string.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves to play first.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The variant and the position.
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Print PDN form (landing squares; algebraic in Russian and Czech) instead of Hub form.
     #[arg(long)]
     pub pdn: bool,
@@ -80,7 +69,7 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let record = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let record = o.position.record::<G>()?;
         let pos = *record.current();
         let duplicates = Duplicates::from(o.duplicates);
         let parallel = o.threads > 1;
@@ -143,12 +132,11 @@ fn run_perft_to<W: Write>(opts: &PerftOptions, out: &mut W) -> Result<(), CliErr
     if opts.threads == 0 {
         return Err(CliError("--threads must be at least 1".into()));
     }
-    dispatch(&opts.variant, PerftJob { opts, out })?
+    dispatch(&opts.position.variant, PerftJob { opts, out })?
 }
 
 struct MovesJob<'a, W: Write> {
-    fen: Option<&'a str>,
-    moves: Option<&'a str>,
+    position: &'a PositionArgs,
     style: MoveStyle,
     out: &'a mut W,
 }
@@ -157,7 +145,7 @@ impl<W: Write> GameVisitor for MovesJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: Game>(self) -> Self::Output {
-        let record = setup::record::<G>(self.fen, self.moves)?;
+        let record = self.position.record::<G>()?;
         let pos = *record.current();
         let mut moves = Vec::new();
         if G::decided(&pos).is_none() {
@@ -196,10 +184,9 @@ fn run_moves_to<W: Write>(opts: &MovesOptions, out: &mut W) -> Result<(), CliErr
         MoveStyle::Hub
     };
     dispatch(
-        &opts.variant,
+        &opts.position.variant,
         MovesJob {
-            fen: opts.fen.as_deref(),
-            moves: opts.moves.as_deref(),
+            position: &opts.position,
             style,
             out,
         },

@@ -24,6 +24,38 @@ pub fn record<G: Game>(fen: Option<&str>, moves: Option<&str>) -> Result<GameRec
     Ok(record)
 }
 
+/// The position options shared by the subcommands that start from a position: `--variant`,
+/// `--fen` and `--moves` (flattened into each subcommand's options).
+#[derive(Clone, Debug, clap::Args)]
+pub struct PositionArgs {
+    /// Variant name (see `polydam variants`).
+    #[arg(long, short = 'v', default_value = "international")]
+    pub variant: String,
+    /// Position: PDN FEN or Hub string (default: the variant's start).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves to play first, from the position.
+    #[arg(long)]
+    pub moves: Option<String>,
+}
+
+impl Default for PositionArgs {
+    fn default() -> Self {
+        PositionArgs {
+            variant: "international".into(),
+            fen: None,
+            moves: None,
+        }
+    }
+}
+
+impl PositionArgs {
+    /// The game record these options describe, for the variant's game type `G`.
+    pub fn record<G: Game>(&self) -> Result<GameRecord<G>, CliError> {
+        record::<G>(self.fen.as_deref(), self.moves.as_deref())
+    }
+}
+
 fn short(text: &str) -> String {
     text.chars().take(40).collect()
 }

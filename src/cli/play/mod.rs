@@ -15,7 +15,8 @@ use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{Depth, Limits, SearchControl, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use super::{setup, CliError};
+use super::setup::PositionArgs;
+use super::CliError;
 use render::Style;
 
 /// Which side the engine plays (`--engine-side`).
@@ -47,15 +48,9 @@ impl EngineSide {
 /// Options of `polydam play`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct PlayOptions {
-    /// Variant name.
-    #[arg(long, short = 'v', default_value = "international")]
-    pub variant: String,
-    /// Start position: PDN FEN or Hub string.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves to play first.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The variant and the position.
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// The engine's side (`none`: two people play).
     #[arg(long, value_enum, default_value = "black")]
     pub engine_side: EngineSide,
@@ -80,9 +75,7 @@ pub struct PlayOptions {
 impl Default for PlayOptions {
     fn default() -> Self {
         PlayOptions {
-            variant: "international".into(),
-            fen: None,
-            moves: None,
+            position: PositionArgs::default(),
             engine_side: EngineSide::Black,
             movetime: None,
             depth: None,
@@ -377,7 +370,7 @@ impl GameVisitor for PlayJob<'_> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let initial = setup::record::<G>(o.fen.as_deref(), o.moves.as_deref())?;
+        let initial = o.position.record::<G>()?;
         let mut limits = Limits::default();
         if let Some(d) = o.depth {
             limits.depth = Some(Depth(d));
@@ -417,7 +410,7 @@ pub fn run_play(
             )));
         }
     }
-    dispatch(&opts.variant, PlayJob { opts, input, out })?
+    dispatch(&opts.position.variant, PlayJob { opts, input, out })?
 }
 
 #[cfg(test)]
@@ -433,7 +426,10 @@ mod tests {
 
     fn opts(variant: &str, engine_side: EngineSide) -> PlayOptions {
         PlayOptions {
-            variant: variant.into(),
+            position: PositionArgs {
+                variant: variant.into(),
+                ..PositionArgs::default()
+            },
             engine_side,
             depth: Some(1),
             ascii: true,
@@ -479,7 +475,7 @@ mod tests {
     fn a_finished_game_reports_the_result() {
         // White to move with no pieces left: Black has won.
         let mut o = opts("english", EngineSide::None);
-        o.fen = Some("W:W:B1".into());
+        o.position.fen = Some("W:W:B1".into());
         let text = play(&o, "11-15\nquit\n");
         assert!(
             text.contains("game over: black wins (white has no legal move)"),
@@ -501,7 +497,7 @@ mod tests {
     #[test]
     fn fen_and_moves_options_set_the_start_and_new_returns_to_it() {
         let mut o = opts("turkish", EngineSide::None);
-        o.moves = Some("e3-e4 b6-b5".into());
+        o.position.moves = Some("e3-e4 b6-b5".into());
         let text = play(
             &o,
             "d3-d4
