@@ -14,7 +14,7 @@ use polydam::cli::{
 
 /// Polydam, a draughts engine for the whole draughts family.
 #[derive(Parser, Debug)]
-#[command(name = "polydam", version, about, long_about = None)]
+#[command(name = "polydam", version, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
