@@ -111,6 +111,47 @@ fn count_group(own: bool, king: bool) -> usize {
     (!own as usize) + 2 * king as usize
 }
 
+/// The end both feature sets share: a bias at index `bias`, then one-hot counts of own men,
+/// opponent men, own kings and opponent kings (0 to `men`, larger counts clamped).
+#[derive(Clone, Copy, Debug)]
+struct Tail {
+    bias: usize,
+    men: usize,
+}
+
+impl Tail {
+    fn count(self, group: usize, n: u32) -> usize {
+        self.bias + 1 + group * (self.men + 1) + (n as usize).min(self.men)
+    }
+
+    fn total(self) -> usize {
+        self.bias + 1 + 4 * (self.men + 1)
+    }
+
+    /// Appends the bias and the four counts (indexed by [`count_group`]).
+    fn push(self, counts: [u32; 4], out: &mut Vec<u32>) {
+        out.push(self.bias as u32);
+        for (group, n) in counts.into_iter().enumerate() {
+            out.push(self.count(group, n) as u32);
+        }
+    }
+
+    /// The name of a tail index (`index >= bias`), or `None` past the end.
+    fn name(self, index: usize) -> Option<String> {
+        if index == self.bias {
+            return Some("bias".into());
+        }
+        (index < self.total()).then(|| {
+            let i = index - self.bias - 1;
+            format!(
+                "{}={}",
+                COUNT_GROUPS[i / (self.men + 1)],
+                i % (self.men + 1)
+            )
+        })
+    }
+}
+
 /// The layout of `diagonal-psq-v1` on a board of `squares` squares and `men` men a side:
 /// own men, own kings, opponent men, opponent kings on each square (side-relative: square 0
 /// is the far corner of the side to move's promotion row), a bias, then one-hot counts of own
@@ -134,12 +175,11 @@ impl PsqLayout {
         4 * self.squares
     }
 
-    fn count(self, group: usize, n: u32) -> usize {
-        self.bias() + 1 + group * (self.men + 1) + (n as usize).min(self.men)
-    }
-
-    fn total(self) -> usize {
-        self.bias() + 1 + 4 * (self.men + 1)
+    fn tail(self) -> Tail {
+        Tail {
+            bias: self.bias(),
+            men: self.men,
+        }
     }
 }
 
@@ -247,12 +287,11 @@ impl PatternLayout {
         2 * self.windows * WINDOW_STATES
     }
 
-    fn count(self, group: usize, n: u32) -> usize {
-        self.bias() + 1 + group * (self.men + 1) + (n as usize).min(self.men)
-    }
-
-    fn total(self) -> usize {
-        self.bias() + 1 + 4 * (self.men + 1)
+    fn tail(self) -> Tail {
+        Tail {
+            bias: self.bias(),
+            men: self.men,
+        }
     }
 }
 
@@ -266,10 +305,7 @@ fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
         out.push((group * l.squares + square) as u32);
         counts[count_group(own, king)] += 1;
     }
-    out.push(l.bias() as u32);
-    for (group, n) in counts.into_iter().enumerate() {
-        out.push(l.count(group, n) as u32);
-    }
+    l.tail().push(counts, out);
 }
 
 fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
@@ -298,15 +334,7 @@ fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
     for (w, &state) in states[..l.windows].iter().enumerate() {
         out.push(l.window(phase, w, state) as u32);
     }
-    out.push(l.bias() as u32);
-    for (group, n) in counts.into_iter().enumerate() {
-        out.push(l.count(group, n) as u32);
-    }
-}
-
-fn count_name(bias: usize, men: usize, index: usize) -> String {
-    let i = index - bias - 1;
-    format!("{}={}", COUNT_GROUPS[i / (men + 1)], i % (men + 1))
+    l.tail().push(counts, out);
 }
 
 impl<R: Rules> Features for Diagonal<R> {
@@ -328,8 +356,8 @@ impl<R: Rules> Features for Diagonal<R> {
 
     fn feature_count(kind: FeatureKind) -> usize {
         match kind {
-            FeatureKind::Psq => PsqLayout::of::<R>().total(),
-            FeatureKind::Patterns => PatternLayout::of::<R>().total(),
+            FeatureKind::Psq => PsqLayout::of::<R>().tail().total(),
+            FeatureKind::Patterns => PatternLayout::of::<R>().tail().total(),
         }
     }
 
@@ -346,12 +374,10 @@ impl<R: Rules> Features for Diagonal<R> {
                 let l = PsqLayout::of::<R>();
                 if index < l.bias() {
                     format!("{}-{}", PIECE_GROUPS[index / l.squares], index % l.squares)
-                } else if index == l.bias() {
-                    "bias".into()
-                } else if index < l.total() {
-                    count_name(l.bias(), l.men, index)
                 } else {
-                    format!("unused-{index}")
+                    l.tail()
+                        .name(index)
+                        .unwrap_or_else(|| format!("unused-{index}"))
                 }
             }
             FeatureKind::Patterns => {
@@ -371,12 +397,10 @@ impl<R: Rules> Features for Diagonal<R> {
                         PHASES[table / l.windows],
                         table % l.windows
                     )
-                } else if index == l.bias() {
-                    "bias".into()
-                } else if index < l.total() {
-                    count_name(l.bias(), l.men, index)
                 } else {
-                    format!("unused-{index}")
+                    l.tail()
+                        .name(index)
+                        .unwrap_or_else(|| format!("unused-{index}"))
                 }
             }
         }
