@@ -1,8 +1,9 @@
 //! The variant registry: every game Polydam plays, listed once.
 //!
 //! A row holds every per-variant fact that is not a rule (name, aliases, family, one-line
-//! description, PDN tags) and the game type that carries the hot rules. [`dispatch`] turns a name into a call of a generic function on
-//! the fully monomorphised game, once (at `init`, or when a command starts).
+//! description, PDN tags, pydraughts numbering) and the game type that carries the hot rules.
+//! [`dispatch`] turns a name into a call of a generic function on the fully monomorphised
+//! game, once (at `init`, or when a command starts).
 //!
 //! Each variant's name is written once, beside its rule sheet ([`Game::NAME`], set by the
 //! family's sheet macro); the row reads it from the game type it names.
