@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::learn::data::{result_value, DataLine};
 use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
 use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
-use polydam_engine::learn::weights::WeightsFile;
+use polydam_engine::learn::weights::{Base, WeightsFile};
 use polydam_engine::variants::{dispatch_features, lookup};
 use polydam_tables::zobrist::splitmix64;
 
@@ -34,9 +34,16 @@ pub struct TrainOptions {
     /// with middle-game and endgame tables); see docs/training.md.
     #[arg(long, default_value = "psq", value_parser = parse_kind)]
     pub features: FeatureKind,
+    /// What the weights are added to: `none`, or `hand` (the family's hand-written
+    /// evaluation, which the weights then correct).
+    #[arg(long, default_value = "none", value_parser = parse_base)]
+    pub base: Base,
     /// The weights file to write.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
+    /// Name every feature in the weights file (for reading it; the file gets larger).
+    #[arg(long)]
+    pub names: bool,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
@@ -67,6 +74,10 @@ pub struct TrainOptions {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+fn parse_base(name: &str) -> Result<Base, String> {
+    Base::from_name(name).ok_or_else(|| format!("unknown base '{name}' (none or hand)"))
 }
 
 fn parse_kind(name: &str) -> Result<FeatureKind, String> {
@@ -115,10 +126,14 @@ fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
             features.clear();
             G::features(o.features, &pos, &mut features);
             let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
+            let base = match o.base {
+                Base::None => 0.0,
+                Base::Hand => G::hand_evaluation(&pos) as f32,
+            };
             if is_validation(&data.position, o.valid_percent) {
-                valid.push(&features, t);
+                valid.push(&features, base, t);
             } else {
-                train.push(&features, t);
+                train.push(&features, base, t);
             }
         }
     }
@@ -237,10 +252,14 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
 
         let file = WeightsFile {
             feature_set: G::feature_set(kind),
+            variant: G::NAME.to_string(),
+            base: o.base,
             scale: o.scale,
             weights,
         };
-        std::fs::write(&o.output, file.to_text(&|i| G::feature_name(kind, i)))
+        let name = |i| G::feature_name(kind, i);
+        let text = file.to_text(o.names.then_some(&name as &dyn Fn(usize) -> String));
+        std::fs::write(&o.output, text)
             .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))?;
         writeln!(
             out,

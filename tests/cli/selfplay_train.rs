@@ -125,15 +125,28 @@ fn train_lowers_the_loss_on_generated_data() {
     selfplay(&d2, "2", "6", "80", "2");
     let data = [d1.as_path(), d2.as_path()];
 
-    let (losses, w) = train(&data, &dir.join("psq.txt"), &[]);
+    let (losses, w) = train(&data, &dir.join("psq.txt"), &["--names"]);
     assert!(losses[5].0 < losses[1].0, "{losses:?}");
     assert!(w.contains("feature-set diagonal-psq-v1-50sq"), "{w}");
+    assert!(w.contains("\nvariant international\nbase none\n"), "{w}");
     assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
+
+    // On the hand evaluation, the start is that evaluation's loss, not ln 2 = 0.693147 (all
+    // weights 0), and training lowers it.
+    let (losses, w) = train(&data, &dir.join("hand.txt"), &["--base", "hand"]);
+    assert!(
+        (losses[0].0 - std::f64::consts::LN_2).abs() > 1e-3,
+        "{losses:?}"
+    );
+    assert!(losses[5].0 < losses[0].0, "{losses:?}");
+    assert!(w.contains("\nbase hand\n"), "{w}");
+    // Without --names, the lines are INDEX WEIGHT.
+    assert!(w.lines().skip(6).all(|l| l.split(' ').count() == 2), "{w}");
 
     let (losses, w) = train(
         &data,
         &dir.join("patterns.txt"),
-        &["--features", "patterns"],
+        &["--features", "patterns", "--names"],
     );
     assert!(
         losses[5].0 < losses[1].0 && losses[1].0 < losses[0].0,
@@ -201,6 +214,10 @@ fn bad_training_input_is_refused_clearly() {
     fails_with(
         &["train", &bad, "-o", w, "--features", "nosuch"],
         "unknown feature set 'nosuch'",
+    );
+    fails_with(
+        &["train", &bad, "-o", w, "--base", "nosuch"],
+        "unknown base 'nosuch' (none or hand)",
     );
     fails_with(
         &["selfplay", "-o", w, "--variant", "nosuch"],

@@ -12,10 +12,12 @@
 
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
+use super::learned::learned;
 use super::movegen::{board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, step};
 use super::position::Position;
 use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
+use crate::learn::weights::Base;
 
 /// The tunable weights of one kind of variant, in hundredths of a man.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -565,8 +567,25 @@ fn king_value<R: Rules>(w: &Weights) -> i32 {
     w.king * king_value_percent(&R::SHEET) / 100
 }
 
-/// Static evaluation from the side to move's view, in hundredths of a man.
+/// Static evaluation from the side to move's view, in hundredths of a man: the variant's
+/// learned weights (see [`super::learned`]) on their base, or the hand evaluation alone.
+#[inline]
 pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
+    match learned::<R>() {
+        None => hand_evaluate::<R>(pos),
+        Some(l) => {
+            let base = match l.base {
+                Base::Hand => hand_evaluate::<R>(pos),
+                Base::None => 0,
+            };
+            base + l.evaluate(R::SHEET.board, pos)
+        }
+    }
+}
+
+/// The hand-written evaluation from the side to move's view, in hundredths of a man (the
+/// base of learned weights trained with `--base hand`).
+pub fn hand_evaluate<R: Rules>(pos: &Position) -> i32 {
     let w = weights::<R>();
     let m = masks::<R>();
     let s = pos.side.index();
@@ -614,10 +633,11 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagonal::patterns::Windows;
     use crate::diagonal::rules::{
         Antidraughts, Breakthrough, Constitutional, English, International, Russian,
     };
-    use crate::diagonal::{Diagonal, Move, Setup};
+    use crate::diagonal::{learned, Diagonal, Move, Setup};
     use crate::game::{Duplicates, Game};
 
     /// `p` with the board turned, the colours swapped and the other side to move.
@@ -726,17 +746,69 @@ mod tests {
                 R::NAME
             );
             assert_eq!(pos.hash, pos.compute_hash(), "{}", R::NAME);
+            let windows = Windows::of(R::SHEET.board);
+            assert_eq!(pos.windows, windows.from_scratch(pos), "{}", R::NAME);
+            let mut features = Vec::new();
+            learned::active_features::<R>(pos, |i| features.push(i));
+            assert_eq!(
+                features,
+                pattern_features_by_coordinates::<R>(pos),
+                "{}",
+                R::NAME
+            );
         });
     }
 
+    /// The `diagonal-patterns-v1` features of `pos` recomputed from the pieces' rows and
+    /// files, independently of the window tables and the incremental states.
+    fn pattern_features_by_coordinates<R: Rules>(pos: &Position) -> Vec<usize> {
+        let g = R::SHEET.board;
+        let l = learned::PatternLayout::of(g);
+        let n = (g.rows / 2 - 1) as usize;
+        let us = pos.side_to_move();
+        let mut states = vec![0usize; n * n];
+        let mut counts = [0u32; 4];
+        for (s, owner, king) in pos.to_setup::<R>().pieces {
+            let own = owner == us;
+            counts[usize::from(!own) + 2 * usize::from(king)] += 1;
+            if king {
+                continue;
+            }
+            // The side to move's view: Black's board is turned half a turn.
+            let s = if us == Side::White {
+                s
+            } else {
+                g.squares() - 1 - s
+            };
+            let (row, file) = g.row_file(s);
+            let (row, file) = (row as usize, file as usize);
+            for wr in 0..n {
+                for wc in 0..n {
+                    if row < 2 * wr || row >= 2 * wr + 4 || file < 2 * wc || file >= 2 * wc + 4 {
+                        continue;
+                    }
+                    // The square's place among the window's dark squares, row by row.
+                    let k = 2 * (row - 2 * wr) + (file - 2 * wc) / 2;
+                    states[wr * n + wc] += if own { 1 } else { 2 } * 3usize.pow(k as u32);
+                }
+            }
+        }
+        let phase = l.phase(counts[0] + counts[1]);
+        let mut out: Vec<usize> = (0..n * n).map(|w| l.window(phase, w, states[w])).collect();
+        out.push(l.bias());
+        out.extend(counts.iter().enumerate().map(|(g, &c)| l.count(g, c)));
+        out
+    }
+
     #[test]
-    fn incremental_men_terms_match_a_recount() {
+    fn incremental_men_terms_and_windows_match_a_recount() {
         // One variant per evaluation table (and both board sizes, crowning mid-capture).
         check_incremental_terms::<International>();
         check_incremental_terms::<Russian>();
         check_incremental_terms::<English>();
         check_incremental_terms::<Antidraughts>();
         check_incremental_terms::<Breakthrough>();
+        check_incremental_terms::<Constitutional>();
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.

@@ -3,8 +3,10 @@
 //! `../shared/rules/diagonal-8x8.md`.
 
 pub mod eval;
+pub mod learned;
 pub mod movegen;
 pub mod notation;
+pub mod patterns;
 pub mod position;
 pub mod rules;
 pub mod setup;

@@ -3,6 +3,7 @@
 use polydam_tables::zobrist::{DIAGONAL_PIECES, SIDE_TO_MOVE};
 
 use super::eval;
+use super::patterns::{self, WindowStates, Windows};
 use super::rules::Rules;
 use crate::game::Side;
 
@@ -25,6 +26,9 @@ pub struct Position {
     /// terms, see `eval::Tables`), kept up to date by [`play`] so that an evaluation need not
     /// visit the men. Variant-specific: [`Position::from_setup`] computes them for its variant.
     pub(crate) men_terms: [i64; 2],
+    /// The base-3 states of the board's 4x4 windows of men, White's view (see
+    /// [`super::patterns`]), kept up to date by [`play`] for the learned evaluation.
+    pub(crate) windows: WindowStates,
 }
 
 /// A move: from, to (bit indices), whether the piece is crowned, and the captured pieces.
@@ -66,6 +70,7 @@ impl Position {
             side,
             hash: 0,
             men_terms: [0, 0],
+            windows: [0; patterns::MAX_WINDOWS],
         };
         p.hash = p.compute_hash();
         p
@@ -133,10 +138,13 @@ pub fn play<R: Rules>(pos: &Position, mv: &Move) -> Position {
     let is_king = was_king || mv.crowns;
     let mut p = *pos;
     let terms = eval::tables::<R>();
+    let windows = Windows::of(R::SHEET.board);
     if !was_king {
         p.men_terms[us] -= eval::man_square_terms(terms, us, mv.from as u32);
+        windows.remove(&mut p.windows, us, mv.from as u32);
         if !is_king {
             p.men_terms[us] += eval::man_square_terms(terms, us, mv.to as u32);
+            windows.add(&mut p.windows, us, mv.to as u32);
         }
     }
     let mut h = pos.hash
@@ -154,6 +162,7 @@ pub fn play<R: Rules>(pos: &Position, mv: &Move) -> Position {
             let b = men.trailing_zeros();
             h ^= DIAGONAL_PIECES[kind(them, false)][b as usize];
             p.men_terms[them] -= eval::man_square_terms(terms, them, b);
+            windows.remove(&mut p.windows, them, b);
             men &= men - 1;
         }
         let mut kings = mv.captured & pos.kings;

@@ -8,7 +8,11 @@
 //! The rule cards are `../shared/rules/diagonal-10x10.md` and `../shared/rules/diagonal-8x8.md`;
 //! each field cites the clause it encodes.
 
+use std::sync::OnceLock;
+
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
+
+use super::learned::Learned;
 
 use crate::game::DrawRules;
 
@@ -227,6 +231,11 @@ pub trait Rules: Send + Sync + 'static {
     const SHEET: RuleSheet;
     /// The cold data.
     const INFO: DiagonalInfo;
+    /// Where the variant's learned evaluation is kept once loaded (see [`super::learned`]),
+    /// or `None` (the default) for a rule sheet that never has one.
+    fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+        None
+    }
 }
 
 const fn draws(repetitions: u8, moves_each: u16, endgame_counters: bool) -> DrawRules {
@@ -255,6 +264,10 @@ macro_rules! diagonal_variant {
                 algebraic: $algebraic,
                 draws: $draws,
             };
+            fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+                static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+                Some(&CELL)
+            }
         }
     };
 }

@@ -24,6 +24,7 @@ use std::fmt;
 use super::eval;
 use super::movegen::promotion_row;
 use super::notation::number_of_internal;
+use super::patterns::Windows;
 use super::position::Position;
 use super::rules::{Goal, Rules};
 use crate::game::{PositionError, Side};
@@ -180,6 +181,7 @@ impl Setup {
         }
         pos.hash = pos.compute_hash();
         pos.men_terms = eval::men_terms_from_scratch::<R>(&pos);
+        pos.windows = Windows::of(R::SHEET.board).from_scratch(&pos);
         Ok(pos)
     }
 }

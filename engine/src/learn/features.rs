@@ -8,10 +8,12 @@
 //! windows, 3^8 states each, with middle-game and endgame tables, plus material counts). The
 //! evaluation itself does not use them yet (see `docs/training.md`).
 
-use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
+use polydam_tables::diagonal::Geometry;
 
+use crate::diagonal::learned::{self, PatternLayout};
+use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
-use crate::diagonal::{Diagonal, Position};
+use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
 
 /// Which feature set to extract (`polydam train --features NAME`).
@@ -62,6 +64,10 @@ pub trait Features: Game {
 
     /// A readable name of feature `index`, for the weights file.
     fn feature_name(kind: FeatureKind, index: usize) -> String;
+
+    /// The hand-written evaluation of `pos` from the side to move's view, in hundredths of a
+    /// man: the base that weights trained with `--base hand` are added to.
+    fn hand_evaluation(pos: &Self::Position) -> i32;
 }
 
 /// Something to do with a game type that has a feature set, chosen at run time
@@ -186,115 +192,6 @@ impl PsqLayout {
 const PIECE_GROUPS: [&str; 4] = ["own-man", "own-king", "opp-man", "opp-king"];
 const COUNT_GROUPS: [&str; 4] = ["own-men", "opp-men", "own-kings", "opp-kings"];
 
-/// The states of one window: 8 squares, each empty, own man or opponent man.
-pub const WINDOW_STATES: usize = 6561;
-/// Squares in a window.
-const WINDOW_SQUARES: usize = 8;
-/// Windows on the largest board (10x10).
-const MAX_WINDOWS: usize = 16;
-/// Squares of the largest board.
-const MAX_SQUARES: usize = 50;
-/// A square lies in at most 4 overlapping windows.
-const MAX_MEMBERSHIPS: usize = 4;
-
-/// The overlapping 4x4 windows of a diagonal board, in side-relative squares: their top-left
-/// corners are on the even rows and files 0, 2, ..., N − 4, numbered row by row (window
-/// `w` has its corner at row `2·(w / n)`, file `2·(w % n)` with `n = N / 2 − 1` windows a
-/// row). A window's 8 dark squares are taken row by row, left to right, the first with the
-/// base-3 digit of weight 1, the last with 3^7.
-#[derive(Clone, Copy, Debug)]
-struct Windows {
-    count: usize,
-    /// For each square: the windows holding it and its power of 3 in each.
-    member: [[(u8, u16); MAX_MEMBERSHIPS]; MAX_SQUARES],
-    /// How many entries of `member` each square has.
-    members: [u8; MAX_SQUARES],
-}
-
-impl Windows {
-    const fn new(g: Geometry) -> Windows {
-        let per_row = (g.rows / 2 - 1) as usize;
-        let mut w = Windows {
-            count: per_row * per_row,
-            member: [[(0, 0); MAX_MEMBERSHIPS]; MAX_SQUARES],
-            members: [0; MAX_SQUARES],
-        };
-        let mut wr = 0;
-        while wr < per_row {
-            let mut wc = 0;
-            while wc < per_row {
-                let index = wr * per_row + wc;
-                let mut power = 1u16;
-                let mut r = 0;
-                while r < 4 {
-                    let mut f = 0;
-                    while f < 4 {
-                        if let Some(s) = g.square_at((2 * wr + r) as u32, (2 * wc + f) as u32) {
-                            let m = w.members[s] as usize;
-                            w.member[s][m] = (index as u8, power);
-                            w.members[s] += 1;
-                            power *= 3;
-                        }
-                        f += 1;
-                    }
-                    r += 1;
-                }
-                wc += 1;
-            }
-            wr += 1;
-        }
-        w
-    }
-
-    fn of(g: Geometry) -> &'static Windows {
-        static TEN_WINDOWS: Windows = Windows::new(TEN);
-        static EIGHT_WINDOWS: Windows = Windows::new(EIGHT);
-        if g == TEN {
-            &TEN_WINDOWS
-        } else {
-            &EIGHT_WINDOWS
-        }
-    }
-}
-
-/// The layout of `diagonal-patterns-v1`: for each game phase (0 the middle game, 1 the
-/// endgame) and each window, [`WINDOW_STATES`] indices, one per state; then a bias, then the
-/// one-hot material counts of the psq set (own men, opponent men, own kings, opponent kings,
-/// 0 to `men`). The middle-game tables are active while more than `men` men (the men of one
-/// side at the start) are left on the board, kings not counted, the endgame tables after.
-#[derive(Clone, Copy, Debug)]
-struct PatternLayout {
-    squares: usize,
-    windows: usize,
-    men: usize,
-}
-
-impl PatternLayout {
-    fn of<R: Rules>() -> PatternLayout {
-        let g = R::SHEET.board;
-        PatternLayout {
-            squares: g.squares(),
-            windows: Windows::of(g).count,
-            men: men_per_side(g),
-        }
-    }
-
-    fn window(self, phase: usize, window: usize, state: usize) -> usize {
-        (phase * self.windows + window) * WINDOW_STATES + state
-    }
-
-    fn bias(self) -> usize {
-        2 * self.windows * WINDOW_STATES
-    }
-
-    fn tail(self) -> Tail {
-        Tail {
-            bias: self.bias(),
-            men: self.men,
-        }
-    }
-}
-
 const PHASES: [&str; 2] = ["mid", "end"];
 
 fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
@@ -309,32 +206,7 @@ fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
 }
 
 fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
-    let g = R::SHEET.board;
-    let l = PatternLayout::of::<R>();
-    let windows = Windows::of(g);
-    let mut states = [0usize; MAX_WINDOWS];
-    let mut counts = [0u32; 4];
-    for (own, king, square) in relative_pieces(g, pos) {
-        counts[count_group(own, king)] += 1;
-        if king {
-            // Kings are not in the windows (their square reads empty there): the king
-            // counts carry them.
-            continue;
-        }
-        let digit = if own { 1 } else { 2 };
-        for &(w, power) in &windows.member[square][..windows.members[square] as usize] {
-            states[w as usize] += digit * power as usize;
-        }
-    }
-    let phase = if (counts[0] + counts[1]) as usize > l.men {
-        0
-    } else {
-        1
-    };
-    for (w, &state) in states[..l.windows].iter().enumerate() {
-        out.push(l.window(phase, w, state) as u32);
-    }
-    l.tail().push(counts, out);
+    learned::active_features::<R>(pos, |i| out.push(i as u32));
 }
 
 impl<R: Rules> Features for Diagonal<R> {
@@ -345,19 +217,14 @@ impl<R: Rules> Features for Diagonal<R> {
     fn feature_set(kind: FeatureKind) -> String {
         match kind {
             FeatureKind::Psq => format!("diagonal-psq-v1-{}sq", PsqLayout::of::<R>().squares),
-            FeatureKind::Patterns => {
-                format!(
-                    "diagonal-patterns-v1-{}sq",
-                    PatternLayout::of::<R>().squares
-                )
-            }
+            FeatureKind::Patterns => PatternLayout::of(R::SHEET.board).name(),
         }
     }
 
     fn feature_count(kind: FeatureKind) -> usize {
         match kind {
             FeatureKind::Psq => PsqLayout::of::<R>().tail().total(),
-            FeatureKind::Patterns => PatternLayout::of::<R>().tail().total(),
+            FeatureKind::Patterns => PatternLayout::of(R::SHEET.board).total(),
         }
     }
 
@@ -366,6 +233,10 @@ impl<R: Rules> Features for Diagonal<R> {
             FeatureKind::Psq => psq_features::<R>(pos, out),
             FeatureKind::Patterns => pattern_features::<R>(pos, out),
         }
+    }
+
+    fn hand_evaluation(pos: &Position) -> i32 {
+        eval::hand_evaluate::<R>(pos)
     }
 
     fn feature_name(kind: FeatureKind, index: usize) -> String {
@@ -381,7 +252,11 @@ impl<R: Rules> Features for Diagonal<R> {
                 }
             }
             FeatureKind::Patterns => {
-                let l = PatternLayout::of::<R>();
+                let l = PatternLayout::of(R::SHEET.board);
+                let tail = Tail {
+                    bias: l.bias(),
+                    men: l.men,
+                };
                 if index < l.bias() {
                     // `mid-w3-.x..o...`: phase, window, then its squares in order ('.' empty,
                     // 'x' own man, 'o' opponent man).
@@ -398,8 +273,7 @@ impl<R: Rules> Features for Diagonal<R> {
                         table % l.windows
                     )
                 } else {
-                    l.tail()
-                        .name(index)
+                    tail.name(index)
                         .unwrap_or_else(|| format!("unused-{index}"))
                 }
             }
@@ -444,24 +318,6 @@ mod tests {
             Diagonal::<Russian>::feature_set(p),
             "diagonal-patterns-v1-32sq"
         );
-        for g in [TEN, EIGHT] {
-            let w = Windows::of(g);
-            // Every window holds 8 squares, with the powers 1, 3, ..., 3^7 once each.
-            let mut sums = vec![0usize; w.count];
-            let mut held = vec![0usize; w.count];
-            for s in 0..g.squares() {
-                assert!(w.members[s] >= 1, "square {s} in no window");
-                for &(i, p) in &w.member[s][..w.members[s] as usize] {
-                    sums[i as usize] += p as usize;
-                    held[i as usize] += 1;
-                }
-            }
-            assert!(
-                sums.iter().all(|&s| s == (WINDOW_STATES - 1) / 2),
-                "{sums:?}"
-            );
-            assert!(held.iter().all(|&h| h == WINDOW_SQUARES), "{held:?}");
-        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Logistic regression of game results on a linear evaluation over sparse features.
 //!
-//! A position's evaluation is `e = Σ w[i]` over its active features, in hundredths of a man;
+//! A position's evaluation is `e = b + Σ w[i]` over its active features, in hundredths of a
+//! man, where `b` is a fixed base evaluation of the position (0, or the hand evaluation);
 //! its predicted score (win 1, draw ½, loss 0) is `p = sigmoid(e / scale)`. The target is the
 //! game's result, optionally blended with the search score:
 //! `t = (1 - λ)·result + λ·sigmoid(score / scale)`. The loss is the mean cross-entropy
@@ -24,6 +25,8 @@ pub struct Samples {
     starts: Vec<usize>,
     /// The target of each sample, in [0, 1].
     targets: Vec<f32>,
+    /// The base evaluation of each sample, added to its weights.
+    bases: Vec<f32>,
 }
 
 impl Samples {
@@ -33,14 +36,21 @@ impl Samples {
             indices: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
+            bases: Vec::new(),
         }
     }
 
-    /// Adds a sample.
-    pub fn push(&mut self, features: &[u32], target: f32) {
+    /// Adds a sample with its base evaluation (hundredths of a man).
+    pub fn push(&mut self, features: &[u32], base: f32, target: f32) {
         self.indices.extend_from_slice(features);
         self.starts.push(self.indices.len());
         self.targets.push(target);
+        self.bases.push(base);
+    }
+
+    /// The evaluation of sample `i` under `weights`: its base plus its features' weights.
+    pub fn evaluate(&self, weights: &[f64], i: usize) -> f64 {
+        self.bases[i] as f64 + evaluate(weights, self.features(i))
     }
 
     /// The number of samples.
@@ -103,7 +113,7 @@ pub fn loss(weights: &[f64], samples: &Samples, scale: f64) -> Option<f64> {
             chunk
                 .iter()
                 .map(|&i| {
-                    let p = sigmoid(evaluate(weights, samples.features(i)) / scale);
+                    let p = sigmoid(samples.evaluate(weights, i) / scale);
                     cross_entropy(p, samples.target(i) as f64)
                 })
                 .sum::<f64>()
@@ -177,7 +187,7 @@ fn gradient(weights: &[f64], samples: &Samples, batch: &[usize], c: &TrainConfig
             let mut g = vec![0.0; n];
             for &i in chunk {
                 let f = samples.features(i);
-                let p = sigmoid(evaluate(weights, f) / c.scale);
+                let p = sigmoid(samples.evaluate(weights, i) / c.scale);
                 let d = (p - samples.target(i) as f64) / c.scale;
                 for &j in f {
                     g[j as usize] += d;
@@ -253,10 +263,10 @@ mod tests {
         for i in 0..400u32 {
             let noise = [2u32];
             match i % 4 {
-                0 => s.push(&[0], 1.0),
-                1 => s.push(&[1], 0.0),
-                2 => s.push(&[0, 2], 0.5),
-                _ => s.push(&noise, 0.5),
+                0 => s.push(&[0], 0.0, 1.0),
+                1 => s.push(&[1], 0.0, 0.0),
+                2 => s.push(&[0, 2], 0.0, 0.5),
+                _ => s.push(&noise, 0.0, 0.5),
             }
         }
         s
@@ -292,6 +302,21 @@ mod tests {
         assert!(losses[9] < losses[0] && losses[0] < start, "{losses:?}");
         assert!(w[0] > 0.0 && w[1] < 0.0, "{w:?}");
         assert_eq!(run().0, w);
+    }
+
+    #[test]
+    fn the_base_is_added_to_the_weights() {
+        let mut s = Samples::new();
+        s.push(&[0], 100.0, 1.0);
+        s.push(&[1], -100.0, 0.0);
+        assert_eq!(s.evaluate(&[5.0, 7.0], 0), 105.0);
+        assert_eq!(s.evaluate(&[5.0, 7.0], 1), -93.0);
+        // A base that already predicts the targets well starts below ln 2.
+        let start = loss(&[0.0, 0.0], &s, 100.0).expect("samples");
+        assert!(
+            (start - (1.0 + (-1.0f64).exp()).ln()).abs() < 1e-9,
+            "{start}"
+        );
     }
 
     #[test]

@@ -1,0 +1,343 @@
+//! The learned evaluation of the diagonal family: weights of board patterns and material
+//! counts fitted by `polydam train` to self-play games (see `docs/training.md`).
+//!
+//! The feature set is `diagonal-patterns-v1`: for each game phase (0 the middle game, 1 the
+//! endgame) and each 4x4 window of [`super::patterns`], one weight per window state, seen from
+//! the side to move; then a bias and one-hot counts of own men, opponent men, own kings and
+//! opponent kings (0 to the men a side starts with, larger counts clamped). The middle-game
+//! tables are used while more men than one side starts with are on the board, kings not
+//! counted. [`PatternLayout`] numbers the features; [`active_features`] lists a position's,
+//! and [`Learned::evaluate`] sums their weights from the incrementally kept window states.
+//!
+//! A variant has learned weights when a weights file is shipped for it ([`SHIPPED`], embedded
+//! at build time). The environment variable `POLYDAM_WEIGHTS` (a comma-separated list of
+//! weights files) replaces the shipped weights of the variants its files name, and
+//! `POLYDAM_WEIGHTS=none` turns the learned evaluation off: both are for comparing weights
+//! without rebuilding.
+
+use polydam_tables::diagonal::Geometry;
+
+use super::patterns::{Windows, WINDOW_STATES};
+use super::position::Position;
+use super::rules::Rules;
+use crate::game::Side;
+use crate::learn::weights::{Base, WeightsFile};
+
+/// The weights files shipped with the engine, by variant name.
+pub const SHIPPED: &[(&str, &str)] = &[];
+
+/// Fixed-point unit of the loaded weights: 1/8 of a hundredth of a man.
+const UNIT: i32 = 8;
+
+/// The numbering of `diagonal-patterns-v1` on one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternLayout {
+    /// Playing squares of the board.
+    pub squares: usize,
+    /// Windows of the board.
+    pub windows: usize,
+    /// Men a side starts with: the phase threshold and the largest count.
+    pub men: usize,
+}
+
+impl PatternLayout {
+    /// The layout on board `g`.
+    pub fn of(g: Geometry) -> PatternLayout {
+        PatternLayout {
+            squares: g.squares(),
+            windows: Windows::of(g).count,
+            men: (g.half * (g.rows / 2 - 1)) as usize,
+        }
+    }
+
+    /// The feature set's name.
+    pub fn name(self) -> String {
+        format!("diagonal-patterns-v1-{}sq", self.squares)
+    }
+
+    /// The index of window `window` in state `state` in phase `phase`.
+    #[inline(always)]
+    pub fn window(self, phase: usize, window: usize, state: usize) -> usize {
+        (phase * self.windows + window) * WINDOW_STATES + state
+    }
+
+    /// The index of the bias, after the window tables.
+    #[inline(always)]
+    pub fn bias(self) -> usize {
+        2 * self.windows * WINDOW_STATES
+    }
+
+    /// The index of count `n` of `group` (0 own men, 1 opponent men, 2 own kings, 3 opponent
+    /// kings).
+    #[inline(always)]
+    pub fn count(self, group: usize, n: u32) -> usize {
+        self.bias() + 1 + group * (self.men + 1) + (n as usize).min(self.men)
+    }
+
+    /// The number of features.
+    pub fn total(self) -> usize {
+        self.bias() + 1 + 4 * (self.men + 1)
+    }
+
+    /// The phase of a position with `men` men on the board: 0 the middle game, 1 the endgame.
+    #[inline(always)]
+    pub fn phase(self, men: u32) -> usize {
+        usize::from(men as usize <= self.men)
+    }
+}
+
+/// Own men, opponent men, own kings, opponent kings of `pos`, seen from the side to move.
+#[inline(always)]
+fn counts(pos: &Position) -> [u32; 4] {
+    let s = pos.side.index();
+    let (own, opp) = (pos.pieces[s], pos.pieces[1 - s]);
+    [
+        (own & !pos.kings).count_ones(),
+        (opp & !pos.kings).count_ones(),
+        (own & pos.kings).count_ones(),
+        (opp & pos.kings).count_ones(),
+    ]
+}
+
+/// Calls `visit` with every active feature of `pos` (the windows in order, the bias, the
+/// four counts), read from its incrementally kept window states.
+#[inline(always)]
+pub fn active_features<R: Rules>(pos: &Position, mut visit: impl FnMut(usize)) {
+    let g = R::SHEET.board;
+    let l = PatternLayout::of(g);
+    let windows = Windows::of(g);
+    let c = counts(pos);
+    let phase = l.phase(c[0] + c[1]);
+    for w in 0..l.windows {
+        visit(l.window(phase, w, windows.view(&pos.windows, pos.side, w)));
+    }
+    visit(l.bias());
+    for (group, &n) in c.iter().enumerate() {
+        visit(l.count(group, n));
+    }
+}
+
+/// A variant's learned weights, ready for the search.
+#[derive(Clone, Debug)]
+pub struct Learned {
+    /// What the weights are added to.
+    pub base: Base,
+    /// Where they came from (`shipped` or a file's path).
+    pub source: String,
+    layout: PatternLayout,
+    /// The window weights in [`UNIT`]s, indexed as [`PatternLayout::window`].
+    patterns: Box<[i16]>,
+    /// The bias and count weights in [`UNIT`]s, indexed from the bias.
+    tail: Box<[i32]>,
+}
+
+impl Learned {
+    /// The weights of `file` for variant `R`, checked against its feature set.
+    pub fn from_file<R: Rules>(file: &WeightsFile, source: &str) -> Result<Learned, String> {
+        let layout = PatternLayout::of(R::SHEET.board);
+        if file.feature_set != layout.name() {
+            return Err(format!(
+                "feature set '{}', expected '{}'",
+                file.feature_set,
+                layout.name()
+            ));
+        }
+        if file.variant != R::NAME {
+            return Err(format!("weights for {}, not {}", file.variant, R::NAME));
+        }
+        if file.weights.len() != layout.total() {
+            return Err(format!(
+                "{} weights, expected {}",
+                file.weights.len(),
+                layout.total()
+            ));
+        }
+        let fixed = |w: f64| (w * UNIT as f64).round();
+        let bias = layout.bias();
+        let mut patterns = Vec::with_capacity(bias);
+        for (i, &w) in file.weights[..bias].iter().enumerate() {
+            let v = fixed(w);
+            if v.abs() > i16::MAX as f64 {
+                return Err(format!("weight {i} ({w}) is out of range"));
+            }
+            patterns.push(v as i16);
+        }
+        let tail = file.weights[bias..]
+            .iter()
+            .map(|&w| fixed(w).clamp(-1e8, 1e8) as i32)
+            .collect();
+        Ok(Learned {
+            base: file.base,
+            source: source.to_string(),
+            layout,
+            patterns: patterns.into_boxed_slice(),
+            tail,
+        })
+    }
+
+    /// The sum of the active features' weights of `pos`, from the side to move's view, in
+    /// hundredths of a man.
+    #[inline(always)]
+    pub fn evaluate(&self, g: Geometry, pos: &Position) -> i32 {
+        let l = self.layout;
+        let windows = Windows::of(g);
+        let c = counts(pos);
+        let table = &self.patterns[l.window(l.phase(c[0] + c[1]), 0, 0)..];
+        let mut sum = 0i32;
+        // White reads its own view; Black's is the flipped mirror window (see `patterns`).
+        match pos.side {
+            Side::White => {
+                for (w, &state) in pos.windows[..l.windows].iter().enumerate() {
+                    sum += table[w * WINDOW_STATES + state as usize] as i32;
+                }
+            }
+            Side::Black => {
+                for w in 0..l.windows {
+                    sum += table[w * WINDOW_STATES + windows.black_view(&pos.windows, w)] as i32;
+                }
+            }
+        }
+        sum += self.tail[0];
+        for (group, &n) in c.iter().enumerate() {
+            sum += self.tail[l.count(group, n) - l.bias()];
+        }
+        (sum + UNIT / 2).div_euclid(UNIT)
+    }
+}
+
+/// The learned weights of variant `R`, loaded on first use, or `None` (it keeps the hand
+/// evaluation).
+#[inline(always)]
+pub fn learned<R: Rules>() -> Option<&'static Learned> {
+    R::learned_cell()?.get_or_init(load::<R>).as_ref()
+}
+
+/// The weights for `R`: from `POLYDAM_WEIGHTS` if one of its files names `R`, else the
+/// shipped file, if any. A file that does not read is reported on stderr and skipped.
+fn load<R: Rules>() -> Option<Learned> {
+    if let Ok(list) = std::env::var("POLYDAM_WEIGHTS") {
+        if list.trim() == "none" {
+            return None;
+        }
+        for path in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let read = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| WeightsFile::parse(&text));
+            match read {
+                Ok(file) if file.variant == R::NAME => match Learned::from_file::<R>(&file, path) {
+                    Ok(l) => return Some(l),
+                    Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
+                },
+                Ok(_) => {}
+                Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
+            }
+        }
+    }
+    let (_, text) = SHIPPED.iter().find(|(name, _)| *name == R::NAME)?;
+    match WeightsFile::parse(text).and_then(|f| Learned::from_file::<R>(&f, "shipped")) {
+        Ok(l) => Some(l),
+        Err(e) => {
+            eprintln!(
+                "polydam: the shipped {} weights do not load ({e}): hand evaluation",
+                R::NAME
+            );
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagonal::rules::{International, Russian};
+    use crate::diagonal::Diagonal;
+    use crate::game::{Duplicates, Game};
+    use polydam_tables::zobrist::splitmix64;
+
+    #[test]
+    fn every_shipped_weights_file_loads_for_its_variant() {
+        for (name, text) in SHIPPED {
+            let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(file.variant, *name);
+            let loaded = match *name {
+                "international" => Learned::from_file::<International>(&file, "shipped"),
+                other => panic!("no test dispatch for shipped weights of {other}"),
+            };
+            let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                l.patterns.iter().any(|&w| w != 0),
+                "{name}: all window weights are 0"
+            );
+        }
+    }
+
+    /// Random weights for `R`'s feature set, with the bias and counts included.
+    fn random_file<R: Rules>(seed: u64) -> WeightsFile {
+        let l = PatternLayout::of(R::SHEET.board);
+        let mut state = seed;
+        let weights = (0..l.total())
+            .map(|_| {
+                let (s, r) = splitmix64(state);
+                state = s;
+                (r % 20001) as f64 / 100.0 - 100.0
+            })
+            .collect();
+        WeightsFile {
+            feature_set: l.name(),
+            variant: R::NAME.into(),
+            base: Base::None,
+            scale: 150.0,
+            weights,
+        }
+    }
+
+    fn check_sum_of_active_weights<R: Rules>() {
+        let file = random_file::<R>(7);
+        let l = Learned::from_file::<R>(&file, "test").expect("random weights load");
+        let mut pos = Diagonal::<R>::start();
+        let mut moves = Vec::new();
+        let mut seed = 99;
+        for _ in 0..300 {
+            let mut sum = 0.0;
+            active_features::<R>(&pos, |i| sum += file.weights[i]);
+            let got = l.evaluate(R::SHEET.board, &pos);
+            // Each of the 21 weights is rounded to 1/8 before summing.
+            assert!(
+                (got as f64 - sum).abs() <= 2.0,
+                "{}: {got} vs {sum}",
+                R::NAME
+            );
+            Diagonal::<R>::generate(&pos, Duplicates::Drop, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let (s, r) = splitmix64(seed);
+            seed = s;
+            pos = Diagonal::<R>::play(&pos, &moves[(r % moves.len() as u64) as usize]);
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_sum_of_the_active_weights() {
+        check_sum_of_active_weights::<International>();
+        check_sum_of_active_weights::<Russian>();
+    }
+
+    #[test]
+    fn weights_for_another_board_or_variant_are_refused() {
+        let file = random_file::<Russian>(1);
+        let err = Learned::from_file::<International>(&file, "x").expect_err("8x8 weights");
+        assert!(
+            err.contains("feature set 'diagonal-patterns-v1-32sq'"),
+            "{err}"
+        );
+        let mut file = random_file::<International>(1);
+        file.variant = "killer".into();
+        let err = Learned::from_file::<International>(&file, "x").expect_err("killer's");
+        assert!(err.contains("weights for killer"), "{err}");
+        file.variant = "international".into();
+        file.weights[3] = 5000.0;
+        let err = Learned::from_file::<International>(&file, "x").expect_err("too big");
+        assert!(err.contains("out of range"), "{err}");
+    }
+}
