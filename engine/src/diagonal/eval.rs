@@ -635,7 +635,8 @@ mod tests {
     use super::*;
     use crate::diagonal::patterns::Windows;
     use crate::diagonal::rules::{
-        Antidraughts, Breakthrough, Constitutional, English, International, Russian,
+        Antidraughts, Brazilian, Breakthrough, Constitutional, English, International, Italian,
+        Russian,
     };
     use crate::diagonal::{learned, Diagonal, Move, Setup};
     use crate::game::{Duplicates, Game};
@@ -756,6 +757,14 @@ mod tests {
                 "{}",
                 R::NAME
             );
+            // Colour symmetry over the whole game, learned weights included: the twin with
+            // the board turned, the colours swapped and the other side to move scores the
+            // same for its side to move (so the negation from White's point of view).
+            // (Breakthrough ends at the first king: a position with one has no valid twin.)
+            if R::SHEET.goal != Goal::FirstKingWins || pos.kings == 0 {
+                let twin = mirrored::<R>(pos);
+                assert_eq!(evaluate::<R>(pos), evaluate::<R>(&twin), "{}", R::NAME);
+            }
         });
     }
 
@@ -809,6 +818,22 @@ mod tests {
         check_incremental_terms::<Antidraughts>();
         check_incremental_terms::<Breakthrough>();
         check_incremental_terms::<Constitutional>();
+        // Every variant with shipped weights.
+        check_incremental_terms::<Brazilian>();
+        check_incremental_terms::<Italian>();
+        for (name, _) in learned::SHIPPED {
+            assert!(
+                [
+                    "international",
+                    "russian",
+                    "brazilian",
+                    "english",
+                    "italian"
+                ]
+                .contains(name),
+                "{name} has weights but no check here"
+            );
+        }
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.
@@ -864,9 +889,9 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced() {
-        assert_eq!(
-            evaluate::<International>(&Diagonal::<International>::start()),
-            0
-        );
+        let start = Diagonal::<International>::start();
+        assert_eq!(hand_evaluate::<International>(&start), 0);
+        // The learned weights add only what having the move is worth (a few hundredths).
+        assert!(evaluate::<International>(&start).abs() <= 20);
     }
 }

@@ -24,7 +24,14 @@ use crate::game::Side;
 use crate::learn::weights::{Base, WeightsFile};
 
 /// The weights files shipped with the engine, by variant name.
-pub const SHIPPED: &[(&str, &str)] = &[];
+pub const SHIPPED: &[(&str, &str)] = &[
+    (
+        "international",
+        include_str!("../../weights/international.txt"),
+    ),
+    ("russian", include_str!("../../weights/russian.txt")),
+    ("brazilian", include_str!("../../weights/brazilian.txt")),
+];
 
 /// Fixed-point unit of the loaded weights: 1/8 of a hundredth of a man.
 const UNIT: i32 = 8;
@@ -249,7 +256,7 @@ fn load<R: Rules>() -> Option<Learned> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagonal::rules::{International, Russian};
+    use crate::diagonal::rules::{Brazilian, English, International, Italian, Russian};
     use crate::diagonal::Diagonal;
     use crate::game::{Duplicates, Game};
     use polydam_tables::zobrist::splitmix64;
@@ -261,6 +268,10 @@ mod tests {
             assert_eq!(file.variant, *name);
             let loaded = match *name {
                 "international" => Learned::from_file::<International>(&file, "shipped"),
+                "russian" => Learned::from_file::<Russian>(&file, "shipped"),
+                "brazilian" => Learned::from_file::<Brazilian>(&file, "shipped"),
+                "english" => Learned::from_file::<English>(&file, "shipped"),
+                "italian" => Learned::from_file::<Italian>(&file, "shipped"),
                 other => panic!("no test dispatch for shipped weights of {other}"),
             };
             let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
