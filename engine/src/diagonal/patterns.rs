@@ -24,8 +24,6 @@ pub const WINDOW_STATES: usize = 6561;
 pub const WINDOW_SQUARES: usize = 8;
 /// Windows on the largest board (10x10).
 pub const MAX_WINDOWS: usize = 16;
-/// A square lies in at most 4 windows.
-const MAX_MEMBERSHIPS: usize = 4;
 
 /// The window states of a position, White's view (see the module documentation).
 pub type WindowStates = [u16; MAX_WINDOWS];
@@ -35,11 +33,6 @@ pub type WindowStates = [u16; MAX_WINDOWS];
 pub struct Windows {
     /// The number of windows.
     pub count: usize,
-    /// For each bit of the board's layout: the windows holding its square, and its power of 3
-    /// in each.
-    member: [[(u8, u16); MAX_MEMBERSHIPS]; 64],
-    /// How many entries of `member` each bit has.
-    members: [u8; 64],
     /// `[side][bit]`: what a man of `side` (by index) on `bit` adds to every window's state,
     /// so that an update is one add per window, without branches.
     delta: [[WindowStates; 64]; 2],
@@ -72,8 +65,6 @@ impl Windows {
         let per_row = (g.rows / 2 - 1) as usize;
         let mut w = Windows {
             count: per_row * per_row,
-            member: [[(0, 0); MAX_MEMBERSHIPS]; 64],
-            members: [0; 64],
             delta: [[[0; MAX_WINDOWS]; 64]; 2],
         };
         let mut wr = 0;
@@ -89,9 +80,6 @@ impl Windows {
                         let row = (2 * wr + r) as u32;
                         if let Some(s) = g.square_at(row, (2 * wc + f) as u32) {
                             let bit = g.bit_index(s) as usize;
-                            let m = w.members[bit] as usize;
-                            w.member[bit][m] = (index as u8, power);
-                            w.members[bit] += 1;
                             w.delta[0][bit][index] = power;
                             w.delta[1][bit][index] = 2 * power;
                             power *= 3;
@@ -116,12 +104,6 @@ impl Windows {
         } else {
             &EIGHT_WINDOWS
         }
-    }
-
-    /// The windows holding the square of `bit`, each with the square's power of 3 there.
-    #[inline(always)]
-    pub fn memberships(&self, bit: u32) -> &[(u8, u16)] {
-        &self.member[bit as usize][..self.members[bit as usize] as usize]
     }
 
     /// Puts a man of `side` (by index) on `bit` into `states`.
@@ -189,21 +171,34 @@ mod tests {
     fn every_window_holds_eight_squares_once_each_power() {
         for g in [TEN, EIGHT] {
             let w = Windows::of(g);
-            let mut sums = vec![0usize; w.count];
-            let mut held = vec![0usize; w.count];
+            let mut sums = [0usize; MAX_WINDOWS];
+            let mut held = [0usize; MAX_WINDOWS];
             for s in 0..g.squares() {
-                let m = w.memberships(g.bit_index(s));
-                assert!(!m.is_empty(), "square {s} in no window");
-                for &(i, p) in m {
-                    sums[i as usize] += p as usize;
-                    held[i as usize] += 1;
+                let bit = g.bit_index(s) as usize;
+                let powers = &w.delta[0][bit];
+                let windows = powers.iter().filter(|&&p| p != 0).count();
+                assert!(
+                    (1..=4).contains(&windows),
+                    "square {s} in {windows} windows"
+                );
+                for (i, &p) in powers.iter().enumerate() {
+                    sums[i] += p as usize;
+                    held[i] += usize::from(p != 0);
+                    // A Black man counts twice a White one.
+                    assert_eq!(w.delta[1][bit][i], 2 * p);
                 }
             }
             assert!(
-                sums.iter().all(|&s| s == (WINDOW_STATES - 1) / 2),
+                sums[..w.count]
+                    .iter()
+                    .all(|&s| s == (WINDOW_STATES - 1) / 2),
                 "{sums:?}"
             );
-            assert!(held.iter().all(|&h| h == WINDOW_SQUARES), "{held:?}");
+            assert!(
+                held[..w.count].iter().all(|&h| h == WINDOW_SQUARES),
+                "{held:?}"
+            );
+            assert!(sums[w.count..].iter().all(|&s| s == 0), "{sums:?}");
         }
     }
 }
