@@ -31,6 +31,8 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ),
     ("russian", include_str!("../../weights/russian.txt")),
     ("brazilian", include_str!("../../weights/brazilian.txt")),
+    ("english", include_str!("../../weights/english.txt")),
+    ("italian", include_str!("../../weights/italian.txt")),
 ];
 
 /// Fixed-point unit of the loaded weights: 1/8 of a hundredth of a man.
