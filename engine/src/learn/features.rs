@@ -6,7 +6,8 @@
 //! The diagonal family has two sets, chosen by [`FeatureKind`]: `diagonal-psq-v1`
 //! (piece-square plus material counts) and `diagonal-patterns-v1` (overlapping 4x4 board
 //! windows, 3^8 states each, with middle-game and endgame tables, plus material counts). The
-//! evaluation itself does not use them yet (see `docs/training.md`).
+//! patterns are numbered and listed by [`crate::diagonal::learned`], which the evaluation
+//! reads its shipped weights through; `psq` is for training only (see `docs/training.md`).
 
 use polydam_tables::diagonal::Geometry;
 
