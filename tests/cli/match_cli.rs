@@ -261,6 +261,47 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
 }
 
 #[test]
+fn fixed_node_games_repeat_exactly() {
+    // One search thread counts nodes exactly: the same engine with colours swapped plays the
+    // same game twice, move for move. Without the limit reaching the engine it would search
+    // until the move timeout and forfeit.
+    let e = polydam_engine();
+    let pdn = temp_file("nodes.pdn");
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--nodes",
+        "3000",
+        "--max-plies",
+        "20",
+        "--move-timeout",
+        "20",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.contains("no clock, 3000 nodes"), "{out}");
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let _ = std::fs::remove_file(&pdn);
+    let games: Vec<String> = text
+        .split("[Event")
+        .skip(1)
+        .map(|g| {
+            g.lines()
+                .filter(|l| !l.starts_with('[') && !l.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(games[0].contains("10. "), "{text}");
+    assert_eq!(games[0], games[1], "{text}");
+}
+
+#[test]
 fn other_variants_use_card_numbering_and_their_tags() {
     for (variant, tag) in [
         ("russian", "[GameType \"25\"]"),

@@ -41,8 +41,12 @@ pub struct MatchOptions {
     /// Depth limit per move (`level depth`), alone or with a time limit.
     #[arg(long, short = 'd')]
     pub depth: Option<u32>,
+    /// Node limit per move (`level nodes`), alone or with other limits: fixed-node matches
+    /// for iterating, independent of the machine's load.
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Seconds a move may take before a time forfeit, without a clock
-    /// (default: max(1, 10 x movetime), or 60 with --depth only).
+    /// (default: max(1, 10 x movetime), or 60 with --depth or --nodes only).
     #[arg(long)]
     pub move_timeout: Option<f64>,
     /// Book of openings: one per line, a position, moves from the start, or POSITION;MOVES.
@@ -104,6 +108,7 @@ impl Default for MatchOptions {
             time: None,
             inc: 0.0,
             depth: None,
+            nodes: None,
             move_timeout: None,
             book: None,
             random_plies: 0,
@@ -223,13 +228,16 @@ pub(super) fn referee_config(opts: &MatchOptions) -> Result<RefereeConfig, CliEr
         }),
         (None, None) => None,
     };
-    if time_control.is_none() && opts.depth.is_none() {
+    if time_control.is_none() && opts.depth.is_none() && opts.nodes.is_none() {
         return Err(CliError(
-            "give a limit per move: --movetime, --time [--inc] or --depth".into(),
+            "give a limit per move: --movetime, --time [--inc], --depth or --nodes".into(),
         ));
     }
     if opts.depth == Some(0) {
         return Err(CliError("--depth must be at least 1".into()));
+    }
+    if opts.nodes == Some(0) {
+        return Err(CliError("--nodes must be at least 1".into()));
     }
     let default_timeout = match time_control {
         Some(TimeControl::MoveTime(s)) => (10.0 * s).max(1.0),
@@ -255,6 +263,7 @@ pub(super) fn referee_config(opts: &MatchOptions) -> Result<RefereeConfig, CliEr
     Ok(RefereeConfig {
         time_control,
         depth: opts.depth,
+        nodes: opts.nodes,
         move_timeout: Duration::from_secs_f64(move_timeout),
         grace: CLOCK_GRACE,
         max_plies: opts.max_plies,

@@ -48,6 +48,8 @@ pub struct RefereeConfig {
     pub time_control: Option<TimeControl>,
     /// A depth limit sent as `level depth=D`, if any.
     pub depth: Option<u32>,
+    /// A node limit sent as `level nodes=N`, if any.
+    pub nodes: Option<u64>,
     /// How long a move may take without a clock before the engine forfeits.
     pub move_timeout: Duration,
     /// With a clock: how far past its clock an engine may answer and still not lose on time.
@@ -98,6 +100,9 @@ fn level_lines(config: &RefereeConfig, clock_left: f64) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(depth) = config.depth {
         lines.push(format!("level depth={depth}"));
+    }
+    if let Some(nodes) = config.nodes {
+        lines.push(format!("level nodes={nodes}"));
     }
     match config.time_control {
         Some(TimeControl::MoveTime(s)) => lines.push(format!("level move-time={s}")),
@@ -416,6 +421,7 @@ mod tests {
         let mut c = RefereeConfig {
             time_control: Some(TimeControl::MoveTime(0.05)),
             depth: Some(3),
+            nodes: None,
             move_timeout: Duration::from_secs(1),
             grace: Duration::from_millis(100),
             max_plies: 10,
@@ -426,6 +432,10 @@ mod tests {
             ["level depth=3", "level move-time=0.05"]
         );
         c.depth = None;
+        c.nodes = Some(20000);
+        c.time_control = None;
+        assert_eq!(level_lines(&c, 0.0), ["level nodes=20000"]);
+        c.nodes = None;
         c.time_control = Some(TimeControl::Clock {
             time: 10.0,
             inc: 0.1,

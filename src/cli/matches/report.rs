@@ -65,8 +65,13 @@ fn header(s: &Summary) -> String {
         .depth
         .map(|d| format!(", depth {d}"))
         .unwrap_or_default();
+    let nodes = s
+        .config
+        .nodes
+        .map(|n| format!(", {n} nodes"))
+        .unwrap_or_default();
     format!(
-        "match: {}, {} engines, {} games, {tc}{depth}\n",
+        "match: {}, {} engines, {} games, {tc}{depth}{nodes}\n",
         s.variant,
         s.names.len(),
         s.total
