@@ -12,11 +12,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::learn::data::{result_value, DataLine};
+use polydam_engine::learn::data::{header_variant, result_value, DataLine};
 use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
 use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
 use polydam_engine::learn::weights::{Base, WeightsFile};
 use polydam_engine::variants::{dispatch_features, lookup};
+use polydam_protocol::lexer::excerpt;
 use polydam_tables::zobrist::splitmix64;
 
 use super::CliError;
@@ -27,9 +28,11 @@ pub struct TrainOptions {
     /// Data files written by `polydam selfplay` (read one after another).
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<PathBuf>,
-    /// Variant of the data (see `polydam variants`; the diagonal family for now).
-    #[arg(long, short = 'v', default_value = "international")]
-    pub variant: String,
+    /// Variant of the data (see `polydam variants`; default: the one the first data file's
+    /// `# polydam selfplay variant=...` line names, else international). Files whose line
+    /// names another variant are refused.
+    #[arg(long, short = 'v')]
+    pub variant: Option<String>,
     /// The feature set: `psq` (piece-square, the default) or `patterns` (4x4 board windows
     /// with middle-game and endgame tables); see docs/training.md.
     #[arg(long, default_value = "psq", value_parser = parse_kind)]
@@ -118,6 +121,16 @@ fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
         for (n, line) in reader.lines().enumerate() {
             let at = |why: String| CliError(format!("{}:{}: {why}", path.display(), n + 1));
             let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+            if let Some(v) = header_variant(&line) {
+                if v != G::NAME {
+                    return Err(at(format!(
+                        "the data was generated for {}, not {} (give --variant {})",
+                        excerpt(v),
+                        G::NAME,
+                        excerpt(v)
+                    )));
+                }
+            }
             let Some(data) = DataLine::parse(&line).map_err(|e| at(e.0))? else {
                 continue;
             };
@@ -272,6 +285,26 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
     }
 }
 
+/// The variant named by the first `# polydam selfplay` line of the first data file, if it
+/// has one before its first data line.
+fn data_variant(data: &[PathBuf]) -> Result<Option<String>, CliError> {
+    let Some(path) = data.first() else {
+        return Ok(None);
+    };
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line.map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+        if let Some(v) = header_variant(&line) {
+            return Ok(Some(v.to_string()));
+        }
+        if !line.trim().is_empty() && !line.trim_start().starts_with('#') {
+            break;
+        }
+    }
+    Ok(None)
+}
+
 /// Runs `polydam train`: prints the losses on `out` and writes the weights file.
 pub fn run_train(opts: &TrainOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
     // Not generic in the writer, so that every variant's code is compiled once, here,
@@ -306,9 +339,13 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
     if !(opts.l2 >= 0.0 && opts.l2.is_finite()) {
         return Err(CliError("--l2 must be at least 0".into()));
     }
-    let family = lookup(&opts.variant)?.family;
+    let variant = match &opts.variant {
+        Some(v) => v.clone(),
+        None => data_variant(&opts.data)?.unwrap_or_else(|| "international".into()),
+    };
+    let family = lookup(&variant)?.family;
     dispatch_features(
-        &opts.variant,
+        &variant,
         TrainJob {
             opts,
             out: &mut *out,
@@ -317,7 +354,7 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
     .ok_or_else(|| {
         CliError(format!(
             "no feature set for {} (the {} family) yet: training covers the diagonal family",
-            opts.variant,
+            variant,
             family.name()
         ))
     })?

@@ -203,6 +203,17 @@ fn bad_training_input_is_refused_clearly() {
         &["train", position.to_str().expect("path"), "-o", w],
         ":1: bad international position",
     );
+    // The data's own header names its variant: another one is refused.
+    let russian = dir.join("russian.txt");
+    std::fs::write(
+        &russian,
+        "# polydam selfplay variant=russian seed=1\nW:W21-32:B1-12 0.5 0 8\n",
+    )
+    .expect("write");
+    fails_with(
+        &["train", russian.to_str().expect("path"), "-o", w, "-v", "international"],
+        "russian.txt:1: the data was generated for russian, not international (give --variant russian)",
+    );
     fails_with(
         &["train", &bad, "-o", w, "--variant", "nosuch"],
         "unknown variant 'nosuch'",
@@ -222,6 +233,45 @@ fn bad_training_input_is_refused_clearly() {
     fails_with(
         &["selfplay", "-o", w, "--variant", "nosuch"],
         "unknown variant 'nosuch'",
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn train_takes_the_variant_from_the_data() {
+    let dir = scratch("train-variant");
+    let (data, w) = (dir.join("russian.txt"), dir.join("w.txt"));
+    let o = polydam(&[
+        "selfplay",
+        "-v",
+        "russian",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--max-plies",
+        "30",
+        "-q",
+        "-o",
+        data.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = polydam(&[
+        "train",
+        data.to_str().expect("path"),
+        "--features",
+        "patterns",
+        "--epochs",
+        "1",
+        "-q",
+        "-o",
+        w.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w = text(&w);
+    assert!(
+        w.contains("feature-set diagonal-patterns-v1-32sq\nvariant russian\n"),
+        "{w}"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -126,6 +126,15 @@ impl DataLine {
     }
 }
 
+/// The variant a run's comment line names (`# polydam selfplay variant=NAME ...`), if `line`
+/// is such a line.
+pub fn header_variant(line: &str) -> Option<&str> {
+    let rest = line.trim().strip_prefix('#')?.trim_start();
+    let rest = rest.strip_prefix("polydam selfplay")?;
+    rest.split_whitespace()
+        .find_map(|field| field.strip_prefix("variant="))
+}
+
 /// At most 40 characters of `text`, for error messages.
 fn excerpt(text: &str) -> String {
     let mut s: String = text.chars().take(40).collect();
@@ -142,6 +151,14 @@ mod tests {
     use crate::game::Game;
 
     type Intl = Diagonal<International>;
+
+    #[test]
+    fn the_header_names_the_variant() {
+        let line = "# polydam selfplay variant=killer seed=3 games=10 depth=6";
+        assert_eq!(header_variant(line), Some("killer"));
+        assert_eq!(header_variant("# a comment variant=x"), None);
+        assert_eq!(header_variant("W:W31-50:B1-20 1 0 8"), None);
+    }
 
     #[test]
     fn lines_round_trip() {
