@@ -634,10 +634,7 @@ pub fn hand_evaluate<R: Rules>(pos: &Position) -> i32 {
 mod tests {
     use super::*;
     use crate::diagonal::patterns::Windows;
-    use crate::diagonal::rules::{
-        Antidraughts, Brazilian, Breakthrough, Constitutional, English, International, Italian,
-        Russian,
-    };
+    use crate::diagonal::rules::*;
     use crate::diagonal::{learned, Diagonal, Move, Setup};
     use crate::game::{Duplicates, Game};
 
@@ -818,22 +815,20 @@ mod tests {
         check_incremental_terms::<Antidraughts>();
         check_incremental_terms::<Breakthrough>();
         check_incremental_terms::<Constitutional>();
-        // Every variant with shipped weights.
+        // Every other variant (all have shipped weights).
+        check_incremental_terms::<Killer>();
         check_incremental_terms::<Brazilian>();
+        check_incremental_terms::<Pool>();
         check_incremental_terms::<Italian>();
-        for (name, _) in learned::SHIPPED {
-            assert!(
-                [
-                    "international",
-                    "russian",
-                    "brazilian",
-                    "english",
-                    "italian"
-                ]
-                .contains(name),
-                "{name} has weights but no check here"
-            );
-        }
+        check_incremental_terms::<Spanish>();
+        check_incremental_terms::<Czech>();
+        check_incremental_terms::<Dbc>();
+        check_incremental_terms::<DbcKiller>();
+        check_incremental_terms::<DbcKillerLight>();
+        check_incremental_terms::<DbcHalt>();
+        check_incremental_terms::<DbcHalt2>();
+        // The 17 variants checked above are the ones with shipped weights.
+        assert_eq!(learned::SHIPPED.len(), 17);
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.

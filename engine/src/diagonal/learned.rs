@@ -23,16 +23,40 @@ use super::rules::Rules;
 use crate::game::Side;
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name.
+/// The weights files shipped with the engine, by variant name: every diagonal variant.
 pub const SHIPPED: &[(&str, &str)] = &[
     (
         "international",
         include_str!("../../weights/international.txt"),
     ),
+    ("killer", include_str!("../../weights/killer.txt")),
     ("russian", include_str!("../../weights/russian.txt")),
     ("brazilian", include_str!("../../weights/brazilian.txt")),
+    ("pool", include_str!("../../weights/pool.txt")),
     ("english", include_str!("../../weights/english.txt")),
     ("italian", include_str!("../../weights/italian.txt")),
+    ("spanish", include_str!("../../weights/spanish.txt")),
+    ("czech", include_str!("../../weights/czech.txt")),
+    (
+        "antidraughts",
+        include_str!("../../weights/antidraughts.txt"),
+    ),
+    (
+        "breakthrough",
+        include_str!("../../weights/breakthrough.txt"),
+    ),
+    ("dbc", include_str!("../../weights/dbc.txt")),
+    ("dbc-killer", include_str!("../../weights/dbc-killer.txt")),
+    (
+        "dbc-killer-light",
+        include_str!("../../weights/dbc-killer-light.txt"),
+    ),
+    ("dbc-halt", include_str!("../../weights/dbc-halt.txt")),
+    ("dbc-halt-2", include_str!("../../weights/dbc-halt-2.txt")),
+    (
+        "constitutional",
+        include_str!("../../weights/constitutional.txt"),
+    ),
 ];
 
 /// Fixed-point unit of the loaded weights: 1/8 of a hundredth of a man.
@@ -258,7 +282,7 @@ fn load<R: Rules>() -> Option<Learned> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagonal::rules::{Brazilian, English, International, Italian, Russian};
+    use crate::diagonal::rules::*;
     use crate::diagonal::Diagonal;
     use crate::game::{Duplicates, Game};
     use polydam_tables::zobrist::splitmix64;
@@ -270,10 +294,22 @@ mod tests {
             assert_eq!(file.variant, *name);
             let loaded = match *name {
                 "international" => Learned::from_file::<International>(&file, "shipped"),
+                "killer" => Learned::from_file::<Killer>(&file, "shipped"),
                 "russian" => Learned::from_file::<Russian>(&file, "shipped"),
                 "brazilian" => Learned::from_file::<Brazilian>(&file, "shipped"),
+                "pool" => Learned::from_file::<Pool>(&file, "shipped"),
                 "english" => Learned::from_file::<English>(&file, "shipped"),
                 "italian" => Learned::from_file::<Italian>(&file, "shipped"),
+                "spanish" => Learned::from_file::<Spanish>(&file, "shipped"),
+                "czech" => Learned::from_file::<Czech>(&file, "shipped"),
+                "antidraughts" => Learned::from_file::<Antidraughts>(&file, "shipped"),
+                "breakthrough" => Learned::from_file::<Breakthrough>(&file, "shipped"),
+                "dbc" => Learned::from_file::<Dbc>(&file, "shipped"),
+                "dbc-killer" => Learned::from_file::<DbcKiller>(&file, "shipped"),
+                "dbc-killer-light" => Learned::from_file::<DbcKillerLight>(&file, "shipped"),
+                "dbc-halt" => Learned::from_file::<DbcHalt>(&file, "shipped"),
+                "dbc-halt-2" => Learned::from_file::<DbcHalt2>(&file, "shipped"),
+                "constitutional" => Learned::from_file::<Constitutional>(&file, "shipped"),
                 other => panic!("no test dispatch for shipped weights of {other}"),
             };
             let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
