@@ -16,6 +16,7 @@ use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
 use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
+use crate::learn::linear::CountTail;
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,47 +119,6 @@ fn count_group(own: bool, king: bool) -> usize {
     (!own as usize) + 2 * king as usize
 }
 
-/// The end both feature sets share: a bias at index `bias`, then one-hot counts of own men,
-/// opponent men, own kings and opponent kings (0 to `men`, larger counts clamped).
-#[derive(Clone, Copy, Debug)]
-struct Tail {
-    bias: usize,
-    men: usize,
-}
-
-impl Tail {
-    fn count(self, group: usize, n: u32) -> usize {
-        self.bias + 1 + group * (self.men + 1) + (n as usize).min(self.men)
-    }
-
-    fn total(self) -> usize {
-        self.bias + 1 + 4 * (self.men + 1)
-    }
-
-    /// Appends the bias and the four counts (indexed by [`count_group`]).
-    fn push(self, counts: [u32; 4], out: &mut Vec<u32>) {
-        out.push(self.bias as u32);
-        for (group, n) in counts.into_iter().enumerate() {
-            out.push(self.count(group, n) as u32);
-        }
-    }
-
-    /// The name of a tail index (`index >= bias`), or `None` past the end.
-    fn name(self, index: usize) -> Option<String> {
-        if index == self.bias {
-            return Some("bias".into());
-        }
-        (index < self.total()).then(|| {
-            let i = index - self.bias - 1;
-            format!(
-                "{}={}",
-                COUNT_GROUPS[i / (self.men + 1)],
-                i % (self.men + 1)
-            )
-        })
-    }
-}
-
 /// The layout of `diagonal-psq-v1` on a board of `squares` squares and `men` men a side:
 /// own men, own kings, opponent men, opponent kings on each square (side-relative: square 0
 /// is the far corner of the side to move's promotion row), a bias, then one-hot counts of own
@@ -182,8 +142,8 @@ impl PsqLayout {
         4 * self.squares
     }
 
-    fn tail(self) -> Tail {
-        Tail {
+    fn tail(self) -> CountTail {
+        CountTail {
             bias: self.bias(),
             men: self.men,
         }
@@ -191,7 +151,6 @@ impl PsqLayout {
 }
 
 const PIECE_GROUPS: [&str; 4] = ["own-man", "own-king", "opp-man", "opp-king"];
-const COUNT_GROUPS: [&str; 4] = ["own-men", "opp-men", "own-kings", "opp-kings"];
 
 const PHASES: [&str; 2] = ["mid", "end"];
 
@@ -203,7 +162,7 @@ fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
         out.push((group * l.squares + square) as u32);
         counts[count_group(own, king)] += 1;
     }
-    l.tail().push(counts, out);
+    l.tail().features(counts, |i| out.push(i as u32));
 }
 
 fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
@@ -254,10 +213,6 @@ impl<R: Rules> Features for Diagonal<R> {
             }
             FeatureKind::Patterns => {
                 let l = PatternLayout::of(R::SHEET.board);
-                let tail = Tail {
-                    bias: l.bias(),
-                    men: l.men,
-                };
                 if index < l.bias() {
                     // `mid-w3-.x..o...`: phase, window, then its squares in order ('.' empty,
                     // 'x' own man, 'o' opponent man).
@@ -274,7 +229,8 @@ impl<R: Rules> Features for Diagonal<R> {
                         table % l.windows
                     )
                 } else {
-                    tail.name(index)
+                    l.tail()
+                        .name(index)
                         .unwrap_or_else(|| format!("unused-{index}"))
                 }
             }
