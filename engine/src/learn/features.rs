@@ -8,6 +8,10 @@
 //! windows, 3^8 states each, with middle-game and endgame tables, plus material counts). The
 //! patterns are numbered and listed by [`crate::diagonal::learned`], which the evaluation
 //! reads its shipped weights through; `psq` is for training only (see `docs/training.md`).
+//!
+//! The orthogonal family has one, its `patterns`: `orthogonal-lines-v1` (the 8 ranks and 8
+//! files, 3^8 states each, middle-game and endgame tables, plus material counts), numbered and
+//! listed by [`crate::orthogonal::learned`].
 
 use polydam_tables::diagonal::Geometry;
 
@@ -17,6 +21,8 @@ use crate::diagonal::rules::Rules;
 use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
 use crate::learn::linear::CountTail;
+use crate::orthogonal::learned::{self as lines, LineLayout};
+use crate::orthogonal::{self, Orthogonal};
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,8 +30,8 @@ pub enum FeatureKind {
     /// Piece-square features plus material counts (the default).
     #[default]
     Psq,
-    /// Overlapping 4x4 board windows (3^8 states each, middle-game and endgame tables) plus
-    /// material counts.
+    /// The family's board patterns (3^8 states each, middle-game and endgame tables) plus
+    /// material counts: overlapping 4x4 windows (diagonal), ranks and files (orthogonal).
     Patterns,
 }
 
@@ -238,6 +244,34 @@ impl<R: Rules> Features for Diagonal<R> {
     }
 }
 
+/// The orthogonal family has its patterns only: `orthogonal-lines-v1` (see
+/// [`crate::orthogonal::learned`]), whatever `kind` says.
+impl<R: orthogonal::rules::Rules> Features for Orthogonal<R> {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &[FeatureKind::Patterns]
+    }
+
+    fn feature_set(_kind: FeatureKind) -> String {
+        LineLayout::of::<R>().name()
+    }
+
+    fn feature_count(_kind: FeatureKind) -> usize {
+        LineLayout::of::<R>().total()
+    }
+
+    fn features(_kind: FeatureKind, pos: &orthogonal::Position, out: &mut Vec<u32>) {
+        lines::active_features::<R>(pos, |i| out.push(i as u32));
+    }
+
+    fn feature_name(_kind: FeatureKind, index: usize) -> String {
+        LineLayout::of::<R>().feature_name(index)
+    }
+
+    fn hand_evaluation(pos: &orthogonal::Position) -> i32 {
+        orthogonal::eval::hand_evaluate::<R>(pos)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,6 +376,27 @@ mod tests {
             assert!(names.contains("bias") && names.contains("own-men=20"));
             assert!(names.iter().all(|n| !n.contains(' ')));
         }
+    }
+
+    #[test]
+    fn orthogonal_variants_have_the_line_patterns_only() {
+        use crate::orthogonal::rules::{Dameo, Turkish};
+        type T = Orthogonal<Turkish>;
+        let p = FeatureKind::Patterns;
+        assert_eq!(T::feature_kinds(), &[p]);
+        assert_eq!(T::feature_set(p), "orthogonal-lines-v1-16men");
+        assert_eq!(T::feature_count(p), 2 * 16 * 6561 + 1 + 4 * 17);
+        assert_eq!(
+            Orthogonal::<Dameo>::feature_set(p),
+            "orthogonal-lines-v1-18men"
+        );
+        // The twin (colours swapped, board turned, the other side to move) has the same
+        // features; the same board with the other side to move does not.
+        let f = sorted::<T>(p, "W:Wa2,Kc5,d3:Bb7,h6");
+        assert_eq!(f.len(), 16 + 5);
+        assert_eq!(f, sorted::<T>(p, "B:Wa3,g2:Be6,Kf4,h7"));
+        assert_ne!(f, sorted::<T>(p, "B:Wa2,Kc5,d3:Bb7,h6"));
+        assert_eq!(T::feature_name(p, T::feature_count(p) - 1), "opp-kings=16");
     }
 
     #[test]
