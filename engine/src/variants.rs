@@ -168,6 +168,9 @@ macro_rules! visit_features {
     (Diagonal, $game:ty, $visitor:ident) => {
         Some($visitor.visit::<$game>())
     };
+    (Orthogonal, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
     ($family:ident, $game:ty, $visitor:ident) => {
         None
     };

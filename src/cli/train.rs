@@ -28,13 +28,14 @@ pub struct TrainOptions {
     /// Data files written by `polydam selfplay` (read one after another).
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<PathBuf>,
-    /// Variant of the data (see `polydam variants`; default: the one the first data file's
-    /// `# polydam selfplay variant=...` line names, else international). Files whose line
-    /// names another variant are refused.
+    /// Variant of the data (see `polydam variants`; the diagonal and orthogonal families;
+    /// default: the one the first data file's `# polydam selfplay variant=...` line names,
+    /// else international). Files whose line names another variant are refused.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
-    /// The feature set: `psq` (piece-square, the default) or `patterns` (4x4 board windows
-    /// with middle-game and endgame tables); see docs/training.md.
+    /// The feature set: `psq` (piece-square, the default; diagonal only) or `patterns` (board
+    /// patterns with middle-game and endgame tables: 4x4 windows on diagonal boards, ranks
+    /// and files on orthogonal ones); see docs/training.md.
     #[arg(long, default_value = "psq", value_parser = parse_kind)]
     pub features: FeatureKind,
     /// What the weights are added to: `none`, or `hand` (the family's hand-written
@@ -170,10 +171,12 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         let out = self.out;
         let kind = o.features;
         if !G::feature_kinds().contains(&kind) {
+            let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
             return Err(CliError(format!(
-                "no '{}' feature set for {} yet",
+                "no '{}' feature set for {} (its family has {}: choose with --features)",
                 kind.name(),
-                G::NAME
+                G::NAME,
+                offered.join(", ")
             )));
         }
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
@@ -353,7 +356,8 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
     )?
     .ok_or_else(|| {
         CliError(format!(
-            "no feature set for {} (the {} family) yet: training covers the diagonal family",
+            "no feature set for {} (the {} family) yet: training covers the diagonal and \
+             orthogonal families",
             variant,
             family.name()
         ))

@@ -159,6 +159,62 @@ fn train_lowers_the_loss_on_generated_data() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn turkish_selfplay_data_trains_the_line_patterns() {
+    let dir = scratch("train-turkish");
+    let data = dir.join("turkish.txt");
+    let weights = dir.join("weights.txt");
+    let (data, weights) = (
+        data.to_str().expect("path"),
+        weights.to_str().expect("path"),
+    );
+    let args = [
+        "selfplay",
+        "-v",
+        "turkish",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--max-plies",
+        "30",
+        "-o",
+        data,
+    ];
+    let o = polydam(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = [
+        "train",
+        data,
+        "--features",
+        "patterns",
+        "--epochs",
+        "1",
+        "-v",
+        "turkish",
+        // The 30-ply games are adjudicated draws: without the search score in the target
+        // every weight would stay 0.
+        "--lambda",
+        "0.5",
+        "--names",
+        "-o",
+        weights,
+    ];
+    let o = polydam(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("(orthogonal-lines-v1-16men)"), "{out}");
+    let w = text(Path::new(weights));
+    assert!(
+        w.contains("\nfeature-set orthogonal-lines-v1-16men\nvariant turkish\n"),
+        "{w}"
+    );
+    assert!(w.contains("\nfeatures 210021\n"), "{w}");
+    assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
+    assert!(w.lines().any(|l| l.contains(" mid-rank")), "{w}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn fails_with(args: &[&str], message: &str) {
     let o = polydam(args);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -219,8 +275,21 @@ fn bad_training_input_is_refused_clearly() {
         "unknown variant 'nosuch'",
     );
     fails_with(
-        &["train", &bad, "-o", w, "--variant", "turkish"],
-        "no feature set for turkish",
+        &["train", &bad, "-o", w, "--variant", "seesaw-draughts"],
+        "no feature set for seesaw-draughts (the stacks family)",
+    );
+    fails_with(
+        &[
+            "train",
+            &bad,
+            "-o",
+            w,
+            "--variant",
+            "turkish",
+            "--features",
+            "psq",
+        ],
+        "no 'psq' feature set for turkish (its family has patterns",
     );
     fails_with(
         &["train", &bad, "-o", w, "--features", "nosuch"],

@@ -574,7 +574,7 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
     match learned::<R>() {
         None => hand_evaluate::<R>(pos),
         Some(l) => {
-            let base = match l.base {
+            let base = match l.base() {
                 Base::Hand => hand_evaluate::<R>(pos),
                 Base::None => 0,
             };

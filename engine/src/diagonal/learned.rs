@@ -21,6 +21,7 @@ use super::patterns::{Windows, WINDOW_STATES};
 use super::position::Position;
 use super::rules::Rules;
 use crate::game::Side;
+use crate::learn::linear::{self, CountTail, FixedWeights};
 use crate::learn::weights::{Base, WeightsFile};
 
 /// The weights files shipped with the engine, by variant name: every diagonal variant.
@@ -58,9 +59,6 @@ pub const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../weights/constitutional.txt"),
     ),
 ];
-
-/// Fixed-point unit of the loaded weights: 1/8 of a hundredth of a man.
-const UNIT: i32 = 8;
 
 /// The numbering of `diagonal-patterns-v1` on one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,22 +98,31 @@ impl PatternLayout {
         2 * self.windows * WINDOW_STATES
     }
 
+    /// The bias and the material counts that end the set.
+    #[inline(always)]
+    pub fn tail(self) -> CountTail {
+        CountTail {
+            bias: self.bias(),
+            men: self.men,
+        }
+    }
+
     /// The index of count `n` of `group` (0 own men, 1 opponent men, 2 own kings, 3 opponent
     /// kings).
     #[inline(always)]
     pub fn count(self, group: usize, n: u32) -> usize {
-        self.bias() + 1 + group * (self.men + 1) + (n as usize).min(self.men)
+        self.tail().count(group, n)
     }
 
     /// The number of features.
     pub fn total(self) -> usize {
-        self.bias() + 1 + 4 * (self.men + 1)
+        self.tail().total()
     }
 
     /// The phase of a position with `men` men on the board: 0 the middle game, 1 the endgame.
     #[inline(always)]
     pub fn phase(self, men: u32) -> usize {
-        usize::from(men as usize <= self.men)
+        linear::phase(men, self.men)
     }
 }
 
@@ -144,68 +151,36 @@ pub fn active_features<R: Rules>(pos: &Position, mut visit: impl FnMut(usize)) {
     for w in 0..l.windows {
         visit(l.window(phase, w, windows.view(&pos.windows, pos.side, w)));
     }
-    visit(l.bias());
-    for (group, &n) in c.iter().enumerate() {
-        visit(l.count(group, n));
-    }
+    l.tail().features(c, visit);
 }
 
 /// A variant's learned weights, ready for the search.
 #[derive(Clone, Debug)]
 pub struct Learned {
-    /// What the weights are added to.
-    pub base: Base,
-    /// Where they came from (`shipped` or a file's path).
-    pub source: String,
     layout: PatternLayout,
-    /// The window weights in [`UNIT`]s, indexed as [`PatternLayout::window`].
-    patterns: Box<[i16]>,
-    /// The bias and count weights in [`UNIT`]s, indexed from the bias.
-    tail: Box<[i32]>,
+    /// The weights in fixed point: the window tables indexed as [`PatternLayout::window`],
+    /// then the tail.
+    weights: FixedWeights,
 }
 
 impl Learned {
     /// The weights of `file` for variant `R`, checked against its feature set.
     pub fn from_file<R: Rules>(file: &WeightsFile, source: &str) -> Result<Learned, String> {
         let layout = PatternLayout::of(R::SHEET.board);
-        if file.feature_set != layout.name() {
-            return Err(format!(
-                "feature set '{}', expected '{}'",
-                file.feature_set,
-                layout.name()
-            ));
-        }
-        if file.variant != R::NAME {
-            return Err(format!("weights for {}, not {}", file.variant, R::NAME));
-        }
-        if file.weights.len() != layout.total() {
-            return Err(format!(
-                "{} weights, expected {}",
-                file.weights.len(),
-                layout.total()
-            ));
-        }
-        let fixed = |w: f64| (w * UNIT as f64).round();
-        let bias = layout.bias();
-        let mut patterns = Vec::with_capacity(bias);
-        for (i, &w) in file.weights[..bias].iter().enumerate() {
-            let v = fixed(w);
-            if v.abs() > i16::MAX as f64 {
-                return Err(format!("weight {i} ({w}) is out of range"));
-            }
-            patterns.push(v as i16);
-        }
-        let tail = file.weights[bias..]
-            .iter()
-            .map(|&w| fixed(w).clamp(-1e8, 1e8) as i32)
-            .collect();
-        Ok(Learned {
-            base: file.base,
-            source: source.to_string(),
-            layout,
-            patterns: patterns.into_boxed_slice(),
-            tail,
-        })
+        let weights =
+            FixedWeights::from_file(file, source, &layout.name(), R::NAME, layout.tail())?;
+        Ok(Learned { layout, weights })
+    }
+
+    /// What the weights are added to.
+    #[inline(always)]
+    pub fn base(&self) -> Base {
+        self.weights.base
+    }
+
+    /// Where the weights came from (`shipped` or a file's path).
+    pub fn source(&self) -> &str {
+        &self.weights.source
     }
 
     /// The sum of the active features' weights of `pos`, from the side to move's view, in
@@ -215,7 +190,7 @@ impl Learned {
         let l = self.layout;
         let windows = Windows::of(g);
         let c = counts(pos);
-        let table = &self.patterns[l.window(l.phase(c[0] + c[1]), 0, 0)..];
+        let table = &self.weights.table[l.window(l.phase(c[0] + c[1]), 0, 0)..];
         let mut sum = 0i32;
         // White reads its own view; Black's is the flipped mirror window (see `patterns`).
         match pos.side {
@@ -230,11 +205,8 @@ impl Learned {
                 }
             }
         }
-        sum += self.tail[0];
-        for (group, &n) in c.iter().enumerate() {
-            sum += self.tail[l.count(group, n) - l.bias()];
-        }
-        (sum + UNIT / 2).div_euclid(UNIT)
+        sum += self.weights.tail_sum(l.tail(), c);
+        linear::to_hundredths(sum)
     }
 }
 
@@ -246,37 +218,9 @@ pub fn learned<R: Rules>() -> Option<&'static Learned> {
 }
 
 /// The weights for `R`: from `POLYDAM_WEIGHTS` if one of its files names `R`, else the
-/// shipped file, if any. A file that does not read is reported on stderr and skipped.
+/// shipped file, if any (see [`linear::load`]).
 fn load<R: Rules>() -> Option<Learned> {
-    if let Ok(list) = std::env::var("POLYDAM_WEIGHTS") {
-        if list.trim() == "none" {
-            return None;
-        }
-        for path in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let read = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|text| WeightsFile::parse(&text));
-            match read {
-                Ok(file) if file.variant == R::NAME => match Learned::from_file::<R>(&file, path) {
-                    Ok(l) => return Some(l),
-                    Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
-                },
-                Ok(_) => {}
-                Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
-            }
-        }
-    }
-    let (_, text) = SHIPPED.iter().find(|(name, _)| *name == R::NAME)?;
-    match WeightsFile::parse(text).and_then(|f| Learned::from_file::<R>(&f, "shipped")) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            eprintln!(
-                "polydam: the shipped {} weights do not load ({e}): hand evaluation",
-                R::NAME
-            );
-            None
-        }
-    }
+    linear::load(R::NAME, SHIPPED, Learned::from_file::<R>)
 }
 
 #[cfg(test)]
@@ -314,7 +258,7 @@ mod tests {
             };
             let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(
-                l.patterns.iter().any(|&w| w != 0),
+                l.weights.table.iter().any(|&w| w != 0),
                 "{name}: all window weights are 0"
             );
         }

@@ -8,6 +8,10 @@
 //! windows, 3^8 states each, with middle-game and endgame tables, plus material counts). The
 //! patterns are numbered and listed by [`crate::diagonal::learned`], which the evaluation
 //! reads its shipped weights through; `psq` is for training only (see `docs/training.md`).
+//!
+//! The orthogonal family has one, its `patterns`: `orthogonal-lines-v1` (the 8 ranks and 8
+//! files, 3^8 states each, middle-game and endgame tables, plus material counts), numbered and
+//! listed by [`crate::orthogonal::learned`].
 
 use polydam_tables::diagonal::Geometry;
 
@@ -16,6 +20,9 @@ use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
 use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
+use crate::learn::linear::CountTail;
+use crate::orthogonal::learned::{self as lines, LineLayout};
+use crate::orthogonal::{self, Orthogonal};
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,8 +30,8 @@ pub enum FeatureKind {
     /// Piece-square features plus material counts (the default).
     #[default]
     Psq,
-    /// Overlapping 4x4 board windows (3^8 states each, middle-game and endgame tables) plus
-    /// material counts.
+    /// The family's board patterns (3^8 states each, middle-game and endgame tables) plus
+    /// material counts: overlapping 4x4 windows (diagonal), ranks and files (orthogonal).
     Patterns,
 }
 
@@ -118,47 +125,6 @@ fn count_group(own: bool, king: bool) -> usize {
     (!own as usize) + 2 * king as usize
 }
 
-/// The end both feature sets share: a bias at index `bias`, then one-hot counts of own men,
-/// opponent men, own kings and opponent kings (0 to `men`, larger counts clamped).
-#[derive(Clone, Copy, Debug)]
-struct Tail {
-    bias: usize,
-    men: usize,
-}
-
-impl Tail {
-    fn count(self, group: usize, n: u32) -> usize {
-        self.bias + 1 + group * (self.men + 1) + (n as usize).min(self.men)
-    }
-
-    fn total(self) -> usize {
-        self.bias + 1 + 4 * (self.men + 1)
-    }
-
-    /// Appends the bias and the four counts (indexed by [`count_group`]).
-    fn push(self, counts: [u32; 4], out: &mut Vec<u32>) {
-        out.push(self.bias as u32);
-        for (group, n) in counts.into_iter().enumerate() {
-            out.push(self.count(group, n) as u32);
-        }
-    }
-
-    /// The name of a tail index (`index >= bias`), or `None` past the end.
-    fn name(self, index: usize) -> Option<String> {
-        if index == self.bias {
-            return Some("bias".into());
-        }
-        (index < self.total()).then(|| {
-            let i = index - self.bias - 1;
-            format!(
-                "{}={}",
-                COUNT_GROUPS[i / (self.men + 1)],
-                i % (self.men + 1)
-            )
-        })
-    }
-}
-
 /// The layout of `diagonal-psq-v1` on a board of `squares` squares and `men` men a side:
 /// own men, own kings, opponent men, opponent kings on each square (side-relative: square 0
 /// is the far corner of the side to move's promotion row), a bias, then one-hot counts of own
@@ -182,8 +148,8 @@ impl PsqLayout {
         4 * self.squares
     }
 
-    fn tail(self) -> Tail {
-        Tail {
+    fn tail(self) -> CountTail {
+        CountTail {
             bias: self.bias(),
             men: self.men,
         }
@@ -191,7 +157,6 @@ impl PsqLayout {
 }
 
 const PIECE_GROUPS: [&str; 4] = ["own-man", "own-king", "opp-man", "opp-king"];
-const COUNT_GROUPS: [&str; 4] = ["own-men", "opp-men", "own-kings", "opp-kings"];
 
 const PHASES: [&str; 2] = ["mid", "end"];
 
@@ -203,7 +168,7 @@ fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
         out.push((group * l.squares + square) as u32);
         counts[count_group(own, king)] += 1;
     }
-    l.tail().push(counts, out);
+    l.tail().features(counts, |i| out.push(i as u32));
 }
 
 fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
@@ -254,10 +219,6 @@ impl<R: Rules> Features for Diagonal<R> {
             }
             FeatureKind::Patterns => {
                 let l = PatternLayout::of(R::SHEET.board);
-                let tail = Tail {
-                    bias: l.bias(),
-                    men: l.men,
-                };
                 if index < l.bias() {
                     // `mid-w3-.x..o...`: phase, window, then its squares in order ('.' empty,
                     // 'x' own man, 'o' opponent man).
@@ -274,11 +235,40 @@ impl<R: Rules> Features for Diagonal<R> {
                         table % l.windows
                     )
                 } else {
-                    tail.name(index)
+                    l.tail()
+                        .name(index)
                         .unwrap_or_else(|| format!("unused-{index}"))
                 }
             }
         }
+    }
+}
+
+/// The orthogonal family has its patterns only: `orthogonal-lines-v1` (see
+/// [`crate::orthogonal::learned`]), whatever `kind` says.
+impl<R: orthogonal::rules::Rules> Features for Orthogonal<R> {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &[FeatureKind::Patterns]
+    }
+
+    fn feature_set(_kind: FeatureKind) -> String {
+        LineLayout::of::<R>().name()
+    }
+
+    fn feature_count(_kind: FeatureKind) -> usize {
+        LineLayout::of::<R>().total()
+    }
+
+    fn features(_kind: FeatureKind, pos: &orthogonal::Position, out: &mut Vec<u32>) {
+        lines::active_features::<R>(pos, |i| out.push(i as u32));
+    }
+
+    fn feature_name(_kind: FeatureKind, index: usize) -> String {
+        LineLayout::of::<R>().feature_name(index)
+    }
+
+    fn hand_evaluation(pos: &orthogonal::Position) -> i32 {
+        orthogonal::eval::hand_evaluate::<R>(pos)
     }
 }
 
@@ -386,6 +376,27 @@ mod tests {
             assert!(names.contains("bias") && names.contains("own-men=20"));
             assert!(names.iter().all(|n| !n.contains(' ')));
         }
+    }
+
+    #[test]
+    fn orthogonal_variants_have_the_line_patterns_only() {
+        use crate::orthogonal::rules::{Dameo, Turkish};
+        type T = Orthogonal<Turkish>;
+        let p = FeatureKind::Patterns;
+        assert_eq!(T::feature_kinds(), &[p]);
+        assert_eq!(T::feature_set(p), "orthogonal-lines-v1-16men");
+        assert_eq!(T::feature_count(p), 2 * 16 * 6561 + 1 + 4 * 17);
+        assert_eq!(
+            Orthogonal::<Dameo>::feature_set(p),
+            "orthogonal-lines-v1-18men"
+        );
+        // The twin (colours swapped, board turned, the other side to move) has the same
+        // features; the same board with the other side to move does not.
+        let f = sorted::<T>(p, "W:Wa2,Kc5,d3:Bb7,h6");
+        assert_eq!(f.len(), 16 + 5);
+        assert_eq!(f, sorted::<T>(p, "B:Wa3,g2:Be6,Kf4,h7"));
+        assert_ne!(f, sorted::<T>(p, "B:Wa2,Kc5,d3:Bb7,h6"));
+        assert_eq!(T::feature_name(p, T::feature_count(p) - 1), "opp-kings=16");
     }
 
     #[test]

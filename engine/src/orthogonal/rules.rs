@@ -10,8 +10,11 @@
 //! directions, for Black the board turned by 180 degrees, which is also how Harzdame's Black
 //! men step "S or W" where White's step "N or E".
 
+use std::sync::OnceLock;
+
 use polydam_tables::orthogonal::{file_mask, rank_mask, RANK_1, RANK_8};
 
+use super::learned::Learned;
 use crate::game::DrawRules;
 
 /// Forward (the card's N).
@@ -387,6 +390,51 @@ pub trait Rules: Send + Sync + 'static {
     const SHEET: RuleSheet;
     /// The cold data.
     const INFO: OrthogonalInfo;
+    /// Where the variant's learned evaluation is kept once loaded (see [`super::learned`]),
+    /// or `None` (the default) for a rule sheet that never has one.
+    fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+        None
+    }
+}
+
+/// The number of pieces White has in `fen`, a start FEN as the sheets write them (a side
+/// letter, then `:W` and `:B` lists of squares and rectangles such as `a2-h3`), counted at
+/// compile time.
+///
+/// # Panics
+///
+/// On a FEN without a White list (a build error where it is evaluated as a constant).
+pub const fn white_pieces_in_fen(fen: &str) -> usize {
+    let b = fen.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() && !(b[i] == b':' && b[i + 1] == b'W') {
+        i += 1;
+    }
+    assert!(i + 1 < b.len(), "a start FEN without a White list");
+    i += 2;
+    let mut count = 0;
+    while i + 1 < b.len() && b[i] != b':' {
+        if b[i] == b',' || b[i] == b'K' {
+            i += 1;
+            continue;
+        }
+        // A square (file letter, rank digit), or a rectangle from one corner to the other.
+        let (f0, r0) = (b[i], b[i + 1]);
+        let (mut f1, mut r1) = (f0, r0);
+        i += 2;
+        if i + 2 < b.len() && b[i] == b'-' {
+            (f1, r1) = (b[i + 1], b[i + 2]);
+            i += 3;
+        }
+        count += (f0.abs_diff(f1) as usize + 1) * (r0.abs_diff(r1) as usize + 1);
+    }
+    count
+}
+
+/// The men each side starts with in variant `R` (every start is the same for both sides
+/// turned half a turn): 16, 18 (Dameo), 21 (Harzdame) or 24. A constant of the variant.
+pub const fn men_per_side<R: Rules>() -> usize {
+    white_pieces_in_fen(R::INFO.start_fen)
 }
 
 /// Card "Game end": threefold repetition is a draw in every variant; the card gives no
@@ -459,6 +507,10 @@ macro_rules! orthogonal_variant {
                 start_fen: $setup,
                 draws: DRAWS,
             };
+            fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+                static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+                Some(&CELL)
+            }
         }
     };
 }
@@ -537,6 +589,23 @@ mod tests {
         assert_ne!(HARZ_ZONE[0] & (1u64 << square(2, 7)), 0); // c8
         assert_ne!(HARZ_ZONE[0] & (1u64 << square(7, 2)), 0); // h3
         assert_eq!(HARZ_ZONE[0] & (1u64 << square(1, 7)), 0); // b8
+    }
+
+    #[test]
+    fn men_per_side_counts_the_start_fen() {
+        assert_eq!(men_per_side::<Turkish>(), 16);
+        assert_eq!(men_per_side::<Gothic>(), 16);
+        assert_eq!(men_per_side::<Dameo>(), 18);
+        assert_eq!(men_per_side::<Harzdame>(), 21);
+        assert_eq!(men_per_side::<Croda>(), 24);
+        // Every variant starts from one of the card's setups.
+        for (fen, men) in [(T16, 16), (B16, 16), (B24, 24), (DAMEO18, 18), (HARZ21, 21)] {
+            assert_eq!(white_pieces_in_fen(fen), men, "{fen}");
+            let setup = crate::orthogonal::notation::parse_fen(fen).expect("card setup");
+            assert_eq!(setup.pieces.len(), 2 * men, "{fen}");
+        }
+        assert_eq!(white_pieces_in_fen("B:WKd4,a1-b2:Bc6"), 5);
+        assert_eq!(white_pieces_in_fen("W:Bc6:Wh8-g7"), 4);
     }
 
     #[test]
