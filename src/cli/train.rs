@@ -33,11 +33,12 @@ pub struct TrainOptions {
     /// else international). Files whose line names another variant are refused.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
-    /// The feature set: `psq` (piece-square, the default; diagonal only) or `patterns` (board
-    /// patterns with middle-game and endgame tables: 4x4 windows on diagonal boards, ranks
-    /// and files on orthogonal ones); see docs/training.md.
-    #[arg(long, default_value = "psq", value_parser = parse_kind)]
-    pub features: FeatureKind,
+    /// The feature set: `psq` (piece-square; diagonal only) or `patterns` (board patterns
+    /// with middle-game and endgame tables: 4x4 windows on diagonal boards, ranks and files
+    /// on orthogonal ones); see docs/training.md. Default: the family's first set (`psq` on
+    /// diagonal boards, `patterns` on orthogonal ones).
+    #[arg(long, value_parser = parse_kind)]
+    pub features: Option<FeatureKind>,
     /// What the weights are added to: `none`, or `hand` (the family's hand-written
     /// evaluation, which the weights then correct).
     #[arg(long, default_value = "none", value_parser = parse_base)]
@@ -111,7 +112,7 @@ struct Loaded {
     valid: Samples,
 }
 
-fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
+fn load<G: Features>(o: &TrainOptions, kind: FeatureKind) -> Result<Loaded, CliError> {
     let mut train = Samples::new();
     let mut valid = Samples::new();
     let mut features = Vec::new();
@@ -138,7 +139,7 @@ fn load<G: Features>(o: &TrainOptions) -> Result<Loaded, CliError> {
             let pos = G::parse_position(&data.position)
                 .map_err(|e| at(format!("bad {} position: {e}", G::NAME)))?;
             features.clear();
-            G::features(o.features, &pos, &mut features);
+            G::features(kind, &pos, &mut features);
             let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
             let base = match o.base {
                 Base::None => 0.0,
@@ -169,7 +170,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
     fn visit<G: Features>(self) -> Self::Output {
         let o = self.opts;
         let out = self.out;
-        let kind = o.features;
+        let kind = o.features.unwrap_or(G::feature_kinds()[0]);
         if !G::feature_kinds().contains(&kind) {
             let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
             return Err(CliError(format!(
@@ -189,7 +190,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
                 .build_global();
         }
         let started = Instant::now();
-        let data = load::<G>(o)?;
+        let data = load::<G>(o, kind)?;
         if data.train.is_empty() {
             return Err(CliError(if data.valid.is_empty() {
                 "the data holds no position".into()

@@ -183,22 +183,12 @@ fn turkish_selfplay_data_trains_the_line_patterns() {
     ];
     let o = polydam(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // No --features: the orthogonal family's only set, its line patterns, is the default.
     let args = [
-        "train",
-        data,
-        "--features",
-        "patterns",
-        "--epochs",
-        "1",
-        "-v",
-        "turkish",
+        "train", data, "--epochs", "1", "-v", "turkish",
         // The 30-ply games are adjudicated draws: without the search score in the target
         // every weight would stay 0.
-        "--lambda",
-        "0.5",
-        "--names",
-        "-o",
-        weights,
+        "--lambda", "0.5", "--names", "-o", weights,
     ];
     let o = polydam(&args);
     let out = String::from_utf8_lossy(&o.stdout);

@@ -55,7 +55,8 @@ impl FeatureKind {
 
 /// A family whose positions can be described by sparse features.
 pub trait Features: Game {
-    /// The feature sets this family offers.
+    /// The feature sets this family offers; the first is what `polydam train` fits when it is
+    /// not given `--features`.
     fn feature_kinds() -> &'static [FeatureKind];
 
     /// The feature set's name, written in weights files so that weights are never read for
