@@ -88,11 +88,6 @@ pub trait FeaturesVisitor {
     fn visit<G: Features>(self) -> Self::Output;
 }
 
-/// Men a side has at the start on board `g`.
-const fn men_per_side(g: Geometry) -> usize {
-    (g.half * (g.rows / 2 - 1)) as usize
-}
-
 /// The pieces of `pos`, seen from the side to move: `(own, king, square)` with the square
 /// side-relative (square 0 is the far corner of the side to move's promotion row: White
 /// starts at the bottom and moves towards square 0, Black's board is turned half a turn).
@@ -141,7 +136,7 @@ impl PsqLayout {
         let g = R::SHEET.board;
         PsqLayout {
             squares: g.squares(),
-            men: men_per_side(g),
+            men: PatternLayout::of(g).men,
         }
     }
 

@@ -159,7 +159,7 @@ pub fn evaluate_with<R: Rules>(learned: Option<&Learned>, pos: &Position) -> i32
                 return 0;
             }
             let base = match l.base() {
-                Base::Hand => hand_evaluate::<R>(pos),
+                Base::Hand => hand_terms::<R>(pos),
                 Base::None => 0,
             };
             base + l.evaluate(pos)
@@ -174,6 +174,12 @@ pub fn hand_evaluate<R: Rules>(pos: &Position) -> i32 {
     if one_piece_draw::<R>(pos) {
         return 0;
     }
+    hand_terms::<R>(pos)
+}
+
+/// [`hand_evaluate`] of a position that is not a one-piece draw.
+#[inline(always)]
+fn hand_terms<R: Rules>(pos: &Position) -> i32 {
     let dist = const_distance::<R>();
     let us = pos.side;
     let them = us.opponent();

@@ -20,9 +20,9 @@
 
 use std::fmt;
 
-use super::notation::{parse_fen, square_name};
+use super::notation::square_name;
 use super::position::Position;
-use super::rules::Rules;
+use super::rules::{men_per_side, Rules};
 use crate::game::{PositionError, Side};
 use crate::text::truncate;
 
@@ -149,7 +149,7 @@ impl Setup {
                 pos.kings |= bit;
             }
         }
-        let max = start_count::<R>();
+        let max = men_per_side::<R>();
         for owner in [Side::White, Side::Black] {
             let count = pos.pieces[owner.index()].count_ones() as usize;
             if count > max {
@@ -163,13 +163,6 @@ impl Setup {
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
-}
-
-/// The number of pieces each side starts with in variant `R`.
-fn start_count<R: Rules>() -> usize {
-    parse_fen(R::INFO.start_fen).map_or(0, |s| {
-        s.pieces.iter().filter(|p| p.1 == Side::White).count()
-    })
 }
 
 impl Position {
