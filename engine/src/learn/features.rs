@@ -20,7 +20,7 @@ use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
 use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
-use crate::learn::linear::CountTail;
+use crate::learn::linear::{CountTail, COUNT_GROUPS};
 use crate::orthogonal::learned::{self as lines, LineLayout};
 use crate::orthogonal::{self, Orthogonal};
 
@@ -148,6 +148,7 @@ impl PsqLayout {
         CountTail {
             bias: self.bias(),
             men: self.men,
+            groups: &COUNT_GROUPS,
         }
     }
 }
