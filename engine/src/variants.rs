@@ -171,6 +171,9 @@ macro_rules! visit_features {
     (Orthogonal, $game:ty, $visitor:ident) => {
         Some($visitor.visit::<$game>())
     };
+    (Stacks, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
     ($family:ident, $game:ty, $visitor:ident) => {
         None
     };

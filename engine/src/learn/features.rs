@@ -12,6 +12,10 @@
 //! The orthogonal family has one, its `patterns`: `orthogonal-lines-v1` (the 8 ranks and 8
 //! files, 3^8 states each, middle-game and endgame tables, plus material counts), numbered and
 //! listed by [`crate::orthogonal::learned`].
+//!
+//! Seesaw Draughts has one, its `psq`: `stacks-psq-v1` (own and opponent stacks by size bucket
+//! and square, middle-game and endgame tables, plus stack and extra-disc counts), numbered and
+//! listed by [`crate::stacks::learned`].
 
 use polydam_tables::diagonal::Geometry;
 
@@ -23,11 +27,14 @@ use crate::game::{Game, Side};
 use crate::learn::linear::{CountTail, COUNT_GROUPS};
 use crate::orthogonal::learned::{self as lines, LineLayout};
 use crate::orthogonal::{self, Orthogonal};
+use crate::stacks::{self, learned::PsqLayout as StacksLayout, SeesawDraughts};
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FeatureKind {
-    /// Piece-square features plus material counts (the default).
+    /// Piece-square features plus material counts (the default): men and kings by square
+    /// (diagonal); stacks by size bucket and square, with middle-game and endgame tables
+    /// (Seesaw Draughts).
     #[default]
     Psq,
     /// The family's board patterns (3^8 states each, middle-game and endgame tables) plus
@@ -266,6 +273,34 @@ impl<R: orthogonal::rules::Rules> Features for Orthogonal<R> {
 
     fn hand_evaluation(pos: &orthogonal::Position) -> i32 {
         orthogonal::eval::hand_evaluate::<R>(pos)
+    }
+}
+
+/// Seesaw Draughts has its piece-square set only: `stacks-psq-v1` (see
+/// [`crate::stacks::learned`]), whatever `kind` says.
+impl Features for SeesawDraughts {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &[FeatureKind::Psq]
+    }
+
+    fn feature_set(_kind: FeatureKind) -> String {
+        StacksLayout::NAME.into()
+    }
+
+    fn feature_count(_kind: FeatureKind) -> usize {
+        StacksLayout::TOTAL
+    }
+
+    fn features(_kind: FeatureKind, pos: &stacks::Position, out: &mut Vec<u32>) {
+        stacks::learned::active_features(pos, |i| out.push(i as u32));
+    }
+
+    fn feature_name(_kind: FeatureKind, index: usize) -> String {
+        StacksLayout::feature_name(index)
+    }
+
+    fn hand_evaluation(pos: &stacks::Position) -> i32 {
+        stacks::eval::hand_evaluate(pos)
     }
 }
 

@@ -64,6 +64,27 @@ impl CountTail {
     }
 }
 
+/// Size buckets of the Seesaw games' stacks (both families): sizes 1, 2, 3 and 4 have a
+/// bucket each, then odd sizes from 5 and even sizes from 6 share one each. A stack's size sets
+/// its direction (its parity) and its range (card: a stack of size n captures 1..n squares or
+/// steps away); larger stacks are rare in play, and their range already covers most of the
+/// board.
+pub const SIZE_BUCKETS: usize = 6;
+
+/// The size buckets' names, for feature names.
+pub const SIZE_BUCKET_NAMES: [&str; SIZE_BUCKETS] = ["1", "2", "3", "4", "5odd", "6even"];
+
+/// The bucket of a stack of `size` (at least 1; see [`SIZE_BUCKETS`]).
+#[inline(always)]
+pub const fn size_bucket(size: u8) -> usize {
+    if size <= 4 {
+        size.saturating_sub(1) as usize
+    } else {
+        // Beyond 4 only the parity is kept (it sets the direction): odd 4, even 5.
+        5 - (size % 2) as usize
+    }
+}
+
 /// The game phase of a position with `men` men on the board (kings not counted) in a variant
 /// whose sides start with `per_side` men each: 0, the middle game, while more than `per_side`
 /// are left; 1, the endgame, from there down.
@@ -211,6 +232,14 @@ mod tests {
         assert_eq!(t.name(26).as_deref(), Some("opp-kings=3"));
         assert_eq!(t.name(27), None);
         assert_eq!(t.name(9), None);
+    }
+
+    #[test]
+    fn size_buckets_keep_the_parity_beyond_four() {
+        let got: Vec<usize> = (1..=9).map(size_bucket).collect();
+        assert_eq!(got, [0, 1, 2, 3, 4, 5, 4, 5, 4]);
+        assert_eq!(size_bucket(255), 4);
+        assert_eq!(size_bucket(254), 5);
     }
 
     #[test]
