@@ -174,6 +174,9 @@ macro_rules! visit_features {
     (Stacks, $game:ty, $visitor:ident) => {
         Some($visitor.visit::<$game>())
     };
+    (Hex, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
     ($family:ident, $game:ty, $visitor:ident) => {
         None
     };

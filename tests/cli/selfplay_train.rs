@@ -263,6 +263,15 @@ fn seesaw_draughts_selfplay_data_trains_its_stack_squares() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn hex_seesaw_selfplay_data_trains_its_cells() {
+    let dir = scratch("train-hex");
+    let w = check_family_trains(&dir, "seesaw", "8", "hex-psq-v1-37cells");
+    assert!(w.contains("\nfeatures 1793\n"), "{w}");
+    assert!(w.lines().any(|l| l.contains(" mid-d1-own1-owntile")), "{w}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn fails_with(args: &[&str], message: &str) {
     let o = polydam(args);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -336,8 +345,17 @@ fn bad_training_input_is_refused_clearly() {
         "no 'patterns' feature set for seesaw-draughts (its family has psq",
     );
     fails_with(
-        &["train", &bad, "-o", w, "--variant", "seesaw"],
-        "no feature set for seesaw (the hex family)",
+        &[
+            "train",
+            &bad,
+            "-o",
+            w,
+            "--variant",
+            "seesaw-5",
+            "--features",
+            "patterns",
+        ],
+        "no 'patterns' feature set for seesaw-5 (its family has psq",
     );
     fails_with(
         &[
