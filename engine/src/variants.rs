@@ -171,6 +171,12 @@ macro_rules! visit_features {
     (Orthogonal, $game:ty, $visitor:ident) => {
         Some($visitor.visit::<$game>())
     };
+    (Stacks, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
+    (Hex, $game:ty, $visitor:ident) => {
+        Some($visitor.visit::<$game>())
+    };
     ($family:ident, $game:ty, $visitor:ident) => {
         None
     };

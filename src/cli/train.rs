@@ -28,15 +28,17 @@ pub struct TrainOptions {
     /// Data files written by `polydam selfplay` (read one after another).
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<PathBuf>,
-    /// Variant of the data (see `polydam variants`; the diagonal and orthogonal families;
-    /// default: the one the first data file's `# polydam selfplay variant=...` line names,
-    /// else international). Files whose line names another variant are refused.
+    /// Variant of the data (see `polydam variants`; default: the one the first data file's
+    /// `# polydam selfplay variant=...` line names, else international). Files whose line
+    /// names another variant are refused.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
-    /// The feature set: `psq` (piece-square; diagonal only) or `patterns` (board patterns
-    /// with middle-game and endgame tables: 4x4 windows on diagonal boards, ranks and files
-    /// on orthogonal ones); see docs/training.md. Default: the family's first set (`psq` on
-    /// diagonal boards, `patterns` on orthogonal ones).
+    /// The feature set: `psq` (piece-square: men and kings by square on diagonal boards;
+    /// stacks by size bucket and square in Seesaw Draughts, tile and stack by cell in hex
+    /// Seesaw, both with middle-game and endgame tables) or `patterns` (board patterns with
+    /// middle-game and endgame tables: 4x4 windows on diagonal boards, ranks and files on
+    /// orthogonal ones); see docs/training.md. Default: the family's first set (`psq`,
+    /// except `patterns` on orthogonal boards, their only set).
     #[arg(long, value_parser = parse_kind)]
     pub features: Option<FeatureKind>,
     /// What the weights are added to: `none`, or `hand` (the family's hand-written
@@ -357,8 +359,7 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
     )?
     .ok_or_else(|| {
         CliError(format!(
-            "no feature set for {} (the {} family) yet: training covers the diagonal and \
-             orthogonal families",
+            "no feature set for {} (the {} family) yet",
             variant,
             family.name()
         ))

@@ -205,6 +205,73 @@ fn turkish_selfplay_data_trains_the_line_patterns() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Plays `games` games of `variant` at depth 2 into a data file in `dir` and trains the
+/// family's default set on them, on the hand evaluation and on nothing: on both, the
+/// validation loss falls. Answers the weights file trained on nothing.
+fn check_family_trains(dir: &Path, variant: &str, games: &str, set: &str) -> String {
+    let data = dir.join(format!("{variant}.txt"));
+    let o = polydam(&[
+        "selfplay",
+        "-v",
+        variant,
+        "--games",
+        games,
+        "--depth",
+        "2",
+        "--max-plies",
+        "120",
+        "--threads",
+        "2",
+        "-q",
+        "-o",
+        data.to_str().expect("path"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let data = [data.as_path()];
+    // No --features and no --variant: the family's only set, for the data's variant.
+    let (losses, w) = train(&data, &dir.join("hand.txt"), &["--base", "hand"]);
+    assert!(losses[5].1 < losses[0].1, "{variant} on hand: {losses:?}");
+    assert!(
+        (losses[0].0 - std::f64::consts::LN_2).abs() > 1e-3,
+        "{losses:?}"
+    );
+    assert!(
+        w.contains(&format!(
+            "\nfeature-set {set}\nvariant {variant}\nbase hand\n"
+        )),
+        "{w}"
+    );
+    let (losses, w) = train(&data, &dir.join("none.txt"), &["--names"]);
+    assert!(
+        (losses[0].1 - std::f64::consts::LN_2).abs() < 1e-6,
+        "{losses:?}"
+    );
+    assert!(
+        losses[5].1 < losses[0].1,
+        "{variant} on nothing: {losses:?}"
+    );
+    assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
+    w
+}
+
+#[test]
+fn seesaw_draughts_selfplay_data_trains_its_stack_squares() {
+    let dir = scratch("train-stacks");
+    let w = check_family_trains(&dir, "seesaw-draughts", "8", "stacks-psq-v1");
+    assert!(w.contains("\nfeatures 821\n"), "{w}");
+    assert!(w.lines().any(|l| l.contains(" mid-own-size1-sq")), "{w}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn hex_seesaw_selfplay_data_trains_its_cells() {
+    let dir = scratch("train-hex");
+    let w = check_family_trains(&dir, "seesaw", "8", "hex-psq-v1-37cells");
+    assert!(w.contains("\nfeatures 1793\n"), "{w}");
+    assert!(w.lines().any(|l| l.contains(" mid-d1-own1-owntile")), "{w}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn fails_with(args: &[&str], message: &str) {
     let o = polydam(args);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -265,8 +332,30 @@ fn bad_training_input_is_refused_clearly() {
         "unknown variant 'nosuch'",
     );
     fails_with(
-        &["train", &bad, "-o", w, "--variant", "seesaw-draughts"],
-        "no feature set for seesaw-draughts (the stacks family)",
+        &[
+            "train",
+            &bad,
+            "-o",
+            w,
+            "--variant",
+            "seesaw-draughts",
+            "--features",
+            "patterns",
+        ],
+        "no 'patterns' feature set for seesaw-draughts (its family has psq",
+    );
+    fails_with(
+        &[
+            "train",
+            &bad,
+            "-o",
+            w,
+            "--variant",
+            "seesaw-5",
+            "--features",
+            "patterns",
+        ],
+        "no 'patterns' feature set for seesaw-5 (its family has psq",
     );
     fails_with(
         &[

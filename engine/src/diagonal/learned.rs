@@ -21,7 +21,7 @@ use super::patterns::{Windows, WINDOW_STATES};
 use super::position::Position;
 use super::rules::Rules;
 use crate::game::Side;
-use crate::learn::linear::{self, CountTail, FixedWeights};
+use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
 use crate::learn::weights::{Base, WeightsFile};
 
 /// The weights files shipped with the engine, by variant name: every diagonal variant.
@@ -104,6 +104,7 @@ impl PatternLayout {
         CountTail {
             bias: self.bias(),
             men: self.men,
+            groups: &COUNT_GROUPS,
         }
     }
 

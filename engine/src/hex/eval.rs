@@ -6,11 +6,17 @@
 //! even one: the "distance to the next promotion" at its shortest), its reach (cells it can move
 //! to), the enemy stacks within its capture reach (threats), the tiles (promotion area and deploy base) and the free cells to deploy on. Computed
 //! for both sides and subtracted, so the score is colour-symmetric.
+//!
+//! Learned weights (see [`super::learned`]), when the board has them, are added to this hand
+//! evaluation (or replace it, for weights trained with `--base none`).
 
 use polydam_tables::hex::HexGeometry;
 
+use super::learned::{learned, Learned};
 use super::movegen::{cells, deploy_cells, reach_targets, walk, Position};
+use super::HexBoard;
 use crate::game::Side;
+use crate::learn::weights::Base;
 
 /// Worth of a stack by size (index = size, capped at 8).
 const STACK_VALUE: [i32; 9] = [0, 100, 160, 210, 255, 295, 330, 360, 385];
@@ -56,7 +62,91 @@ fn side_score(g: &HexGeometry, pos: &Position, side: Side) -> i32 {
     score
 }
 
-/// Static evaluation from the side to move's point of view.
-pub fn evaluate(g: &HexGeometry, pos: &Position) -> i32 {
+/// The static evaluation of board `B`'s position from the side to move's point of view, in
+/// hundredths of a 1-stack: the board's learned weights (see [`super::learned`]) on their
+/// base, or the hand evaluation alone.
+#[inline]
+pub fn evaluate<B: HexBoard>(pos: &Position) -> i32 {
+    evaluate_with(learned::<B>(), B::GEOMETRY, pos)
+}
+
+/// The static evaluation on board `g` with the learned weights `learned` (`None`: the hand
+/// evaluation alone).
+#[inline(always)]
+pub fn evaluate_with(learned: Option<&Learned>, g: &HexGeometry, pos: &Position) -> i32 {
+    match learned {
+        None => hand_evaluate(g, pos),
+        Some(l) => {
+            // The weights were fitted on top of their base: the same base must be under them.
+            let base = match l.base() {
+                Base::Hand => hand_evaluate(g, pos),
+                Base::None => 0,
+            };
+            base + l.evaluate(pos)
+        }
+    }
+}
+
+/// The hand-written evaluation from the side to move's point of view (the base of learned
+/// weights trained with `--base hand`).
+pub fn hand_evaluate(g: &HexGeometry, pos: &Position) -> i32 {
     side_score(g, pos, pos.side) - side_score(g, pos, pos.side.opponent())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::learned::tests::{features, mirror, random_file, random_game, twin};
+    use crate::hex::learned::SHIPPED;
+    use crate::hex::{Side4, Side5};
+
+    /// With random weights on either base: the evaluation is the base plus the sum of the
+    /// active weights (within the rounding to 1/8 of each), and the twin of every position
+    /// (board turned, colours swapped, the other side to move) scores the same for its side
+    /// to move, as the hand evaluation does; so does the mirror image.
+    fn check_learned_evaluation<B: HexBoard>() {
+        let g = B::GEOMETRY;
+        for (seed, base) in [(3, Base::Hand), (4, Base::None)] {
+            let file = random_file::<B>(seed, base);
+            let l = Learned::from_file::<B>(&file, "test").expect("random weights load");
+            for game in 1..=4 {
+                random_game::<B>(game, 150, |pos| {
+                    let (t, m) = (twin::<B>(pos), mirror::<B>(pos));
+                    let hand = hand_evaluate(g, pos);
+                    assert_eq!(hand, hand_evaluate(g, &t));
+                    assert_eq!(hand, hand_evaluate(g, &m));
+                    let got = evaluate_with(Some(&l), g, pos);
+                    assert_eq!(got, evaluate_with(Some(&l), g, &t));
+                    assert_eq!(got, evaluate_with(Some(&l), g, &m));
+                    let f = features::<B>(pos);
+                    let mut sum = match base {
+                        Base::Hand => hand as f64,
+                        Base::None => 0.0,
+                    };
+                    sum += f.iter().map(|&i| file.weights[i]).sum::<f64>();
+                    let slack = 0.5 + f.len() as f64 / 16.0;
+                    assert!((got as f64 - sum).abs() <= slack, "{got} vs {sum}");
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn learned_evaluation_is_hand_plus_weights_and_colour_symmetric() {
+        check_learned_evaluation::<Side4>();
+        check_learned_evaluation::<Side5>();
+    }
+
+    #[test]
+    fn without_weights_the_evaluation_is_the_hand_evaluation() {
+        // No weights shipped and none named by POLYDAM_WEIGHTS: today's evaluation exactly
+        // (so the bench signature does not move).
+        if !SHIPPED.is_empty() || std::env::var_os("POLYDAM_WEIGHTS").is_some() {
+            return;
+        }
+        assert!(learned::<Side4>().is_none() && learned::<Side5>().is_none());
+        random_game::<Side4>(9, 150, |pos| {
+            assert_eq!(evaluate::<Side4>(pos), hand_evaluate(Side4::GEOMETRY, pos));
+        });
+    }
 }

@@ -11,18 +11,21 @@
 //! ```
 
 pub mod eval;
+pub mod learned;
 pub mod movegen;
 pub mod notation;
 pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use polydam_tables::hex::{HexGeometry, SIDE4, SIDE5};
 
 use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
+use learned::Learned;
 pub use movegen::{Kind, Move, Position};
 pub use setup::{Setup, SetupError};
 
@@ -32,6 +35,8 @@ pub trait HexBoard: Copy + Send + Sync + 'static {
     const NAME: &'static str;
     /// The board geometry.
     const GEOMETRY: &'static HexGeometry;
+    /// Where the board's learned evaluation is kept once loaded (see [`learned`]).
+    fn learned_cell() -> &'static OnceLock<Option<Learned>>;
 }
 
 /// `seesaw`: side 4, 37 cells.
@@ -40,6 +45,10 @@ pub struct Side4;
 impl HexBoard for Side4 {
     const NAME: &'static str = "seesaw";
     const GEOMETRY: &'static HexGeometry = &SIDE4;
+    fn learned_cell() -> &'static OnceLock<Option<Learned>> {
+        static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+        &CELL
+    }
 }
 
 /// `seesaw-5`: side 5, 61 cells.
@@ -48,6 +57,10 @@ pub struct Side5;
 impl HexBoard for Side5 {
     const NAME: &'static str = "seesaw-5";
     const GEOMETRY: &'static HexGeometry = &SIDE5;
+    fn learned_cell() -> &'static OnceLock<Option<Learned>> {
+        static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+        &CELL
+    }
 }
 
 /// The hex Seesaw family on board `B`.
@@ -148,7 +161,7 @@ impl<B: HexBoard> Game for Hex<B> {
     }
 
     fn evaluate(pos: &Position) -> i32 {
-        eval::evaluate(B::GEOMETRY, pos)
+        eval::evaluate::<B>(pos)
     }
 
     fn generate_captures(pos: &Position, out: &mut Vec<Move>) {

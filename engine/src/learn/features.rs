@@ -12,6 +12,13 @@
 //! The orthogonal family has one, its `patterns`: `orthogonal-lines-v1` (the 8 ranks and 8
 //! files, 3^8 states each, middle-game and endgame tables, plus material counts), numbered and
 //! listed by [`crate::orthogonal::learned`].
+//!
+//! Seesaw Draughts has one, its `psq`: `stacks-psq-v1` (own and opponent stacks by size bucket
+//! and square, middle-game and endgame tables, plus stack and extra-disc counts), numbered and
+//! listed by [`crate::stacks::learned`]; hex Seesaw too: `hex-psq-v1` (what stands on each
+//! cell: tile and stack by size bucket, a cell sharing its weights with its mirror image,
+//! middle-game and endgame tables, plus stack and tile counts), numbered and listed by
+//! [`crate::hex::learned`].
 
 use polydam_tables::diagonal::Geometry;
 
@@ -20,14 +27,18 @@ use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
 use crate::diagonal::{eval, Diagonal, Position};
 use crate::game::{Game, Side};
-use crate::learn::linear::CountTail;
+use crate::hex::{self, learned::HexLayout, Hex, HexBoard};
+use crate::learn::linear::{CountTail, COUNT_GROUPS};
 use crate::orthogonal::learned::{self as lines, LineLayout};
 use crate::orthogonal::{self, Orthogonal};
+use crate::stacks::{self, learned::PsqLayout as StacksLayout, SeesawDraughts};
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FeatureKind {
-    /// Piece-square features plus material counts (the default).
+    /// Piece-square features plus material counts (the default): men and kings by square
+    /// (diagonal); stacks by size bucket and square, with middle-game and endgame tables
+    /// (Seesaw Draughts); tile and stack by cell, likewise (hex Seesaw).
     #[default]
     Psq,
     /// The family's board patterns (3^8 states each, middle-game and endgame tables) plus
@@ -148,6 +159,7 @@ impl PsqLayout {
         CountTail {
             bias: self.bias(),
             men: self.men,
+            groups: &COUNT_GROUPS,
         }
     }
 }
@@ -265,6 +277,62 @@ impl<R: orthogonal::rules::Rules> Features for Orthogonal<R> {
 
     fn hand_evaluation(pos: &orthogonal::Position) -> i32 {
         orthogonal::eval::hand_evaluate::<R>(pos)
+    }
+}
+
+/// Seesaw Draughts has its piece-square set only: `stacks-psq-v1` (see
+/// [`crate::stacks::learned`]), whatever `kind` says.
+impl Features for SeesawDraughts {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &[FeatureKind::Psq]
+    }
+
+    fn feature_set(_kind: FeatureKind) -> String {
+        StacksLayout::NAME.into()
+    }
+
+    fn feature_count(_kind: FeatureKind) -> usize {
+        StacksLayout::TOTAL
+    }
+
+    fn features(_kind: FeatureKind, pos: &stacks::Position, out: &mut Vec<u32>) {
+        stacks::learned::active_features(pos, |i| out.push(i as u32));
+    }
+
+    fn feature_name(_kind: FeatureKind, index: usize) -> String {
+        StacksLayout::feature_name(index)
+    }
+
+    fn hand_evaluation(pos: &stacks::Position) -> i32 {
+        stacks::eval::hand_evaluate(pos)
+    }
+}
+
+/// Hex Seesaw has its piece-square set only: `hex-psq-v1` (see [`crate::hex::learned`]),
+/// whatever `kind` says.
+impl<B: HexBoard> Features for Hex<B> {
+    fn feature_kinds() -> &'static [FeatureKind] {
+        &[FeatureKind::Psq]
+    }
+
+    fn feature_set(_kind: FeatureKind) -> String {
+        HexLayout::of::<B>().name()
+    }
+
+    fn feature_count(_kind: FeatureKind) -> usize {
+        HexLayout::of::<B>().total()
+    }
+
+    fn features(_kind: FeatureKind, pos: &hex::Position, out: &mut Vec<u32>) {
+        hex::learned::active_features::<B>(pos, |i| out.push(i as u32));
+    }
+
+    fn feature_name(_kind: FeatureKind, index: usize) -> String {
+        HexLayout::of::<B>().feature_name(index)
+    }
+
+    fn hand_evaluation(pos: &hex::Position) -> i32 {
+        hex::eval::hand_evaluate(B::GEOMETRY, pos)
     }
 }
 

@@ -7,21 +7,25 @@
 
 use super::weights::{Base, WeightsFile};
 
-/// The names of the four count groups, in index order (see [`CountTail`]).
+/// The names of the four count groups of the men-and-kings families (diagonal, orthogonal),
+/// in index order (see [`CountTail`]).
 pub const COUNT_GROUPS: [&str; 4] = ["own-men", "opp-men", "own-kings", "opp-kings"];
 
 /// Fixed-point unit of loaded weights: 1/8 of a hundredth of a man.
 pub const UNIT: i32 = 8;
 
 /// The end of a feature set: a bias at index `bias` (always active: the value of having the
-/// move), then one-hot counts of own men, opponent men, own kings and opponent kings (groups
-/// 0 to 3, in that order), each from 0 to `men`, larger counts clamped.
+/// move), then one-hot counts of four groups, each from 0 to `men`, larger counts clamped: own
+/// men, opponent men, own kings and opponent kings (groups 0 to 3, in that order) in the
+/// men-and-kings families; what a family counts instead is named by `groups`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CountTail {
     /// The bias's index: the board features come before it.
     pub bias: usize,
     /// The largest count (the men a side starts with).
     pub men: usize,
+    /// The names of the four groups, for feature names ([`COUNT_GROUPS`] for men and kings).
+    pub groups: &'static [&'static str; 4],
 }
 
 impl CountTail {
@@ -34,7 +38,7 @@ impl CountTail {
 
     /// The number of features of the whole set (every index is below it).
     #[inline(always)]
-    pub fn total(self) -> usize {
+    pub const fn total(self) -> usize {
         self.bias + 1 + 4 * (self.men + 1)
     }
 
@@ -47,20 +51,37 @@ impl CountTail {
         }
     }
 
-    /// The name of a tail index (`bias`, `own-men=12`, ...), or `None` below the bias or past
-    /// the end.
+    /// The name of a tail index (`bias`, `own-men=12`, ...: the group's name and the count),
+    /// or `None` below the bias or past the end.
     pub fn name(self, index: usize) -> Option<String> {
         if index == self.bias {
             return Some("bias".into());
         }
         (index > self.bias && index < self.total()).then(|| {
             let i = index - self.bias - 1;
-            format!(
-                "{}={}",
-                COUNT_GROUPS[i / (self.men + 1)],
-                i % (self.men + 1)
-            )
+            format!("{}={}", self.groups[i / (self.men + 1)], i % (self.men + 1))
         })
+    }
+}
+
+/// Size buckets of the Seesaw games' stacks (both families): sizes 1, 2, 3 and 4 have a
+/// bucket each, then odd sizes from 5 and even sizes from 6 share one each. A stack's size sets
+/// its direction (its parity) and its range (card: a stack of size n captures 1..n squares or
+/// steps away); larger stacks are rare in play, and their range already covers most of the
+/// board.
+pub const SIZE_BUCKETS: usize = 6;
+
+/// The size buckets' names, for feature names.
+pub const SIZE_BUCKET_NAMES: [&str; SIZE_BUCKETS] = ["1", "2", "3", "4", "5odd", "6even"];
+
+/// The bucket of a stack of `size` (at least 1; see [`SIZE_BUCKETS`]).
+#[inline(always)]
+pub const fn size_bucket(size: u8) -> usize {
+    if size <= 4 {
+        size.saturating_sub(1) as usize
+    } else {
+        // Beyond 4 only the parity is kept (it sets the direction): odd 4, even 5.
+        5 - (size % 2) as usize
     }
 }
 
@@ -194,7 +215,11 @@ mod tests {
 
     #[test]
     fn the_tail_numbers_and_names_its_features() {
-        let t = CountTail { bias: 10, men: 3 };
+        let t = CountTail {
+            bias: 10,
+            men: 3,
+            groups: &COUNT_GROUPS,
+        };
         assert_eq!(t.total(), 10 + 1 + 4 * 4);
         assert_eq!(t.count(0, 0), 11);
         assert_eq!(t.count(1, 2), 11 + 4 + 2);
@@ -207,6 +232,14 @@ mod tests {
         assert_eq!(t.name(26).as_deref(), Some("opp-kings=3"));
         assert_eq!(t.name(27), None);
         assert_eq!(t.name(9), None);
+    }
+
+    #[test]
+    fn size_buckets_keep_the_parity_beyond_four() {
+        let got: Vec<usize> = (1..=9).map(size_bucket).collect();
+        assert_eq!(got, [0, 1, 2, 3, 4, 5, 4, 5, 4]);
+        assert_eq!(size_bucket(255), 4);
+        assert_eq!(size_bucket(254), 5);
     }
 
     #[test]

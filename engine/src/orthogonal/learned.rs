@@ -24,7 +24,7 @@
 use super::position::Position;
 use super::rules::{men_per_side, Rules};
 use crate::game::Side;
-use crate::learn::linear::{self, CountTail, FixedWeights};
+use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
 use crate::learn::weights::{Base, WeightsFile};
 
 /// The weights files shipped with the engine, by variant name: none yet.
@@ -86,6 +86,7 @@ impl LineLayout {
         CountTail {
             bias: self.bias(),
             men: self.men,
+            groups: &COUNT_GROUPS,
         }
     }
 

@@ -8,11 +8,16 @@
 //! a side gets a little for each quiet step it can make (no move loses) and for each enemy stack
 //! it could take at once (threats). Everything is computed
 //! for both colours with mirrored rows and subtracted, so the score is colour-symmetric.
+//!
+//! Learned weights (see [`super::learned`]), when the variant has them, are added to this hand
+//! evaluation (or replace it, for weights trained with `--base none`).
 
 use polydam_tables::diagonal::EIGHT;
 
+use super::learned::{learned, Learned};
 use super::movegen::{bits, capture_in, count_quiet, range_of, Position, MASK};
 use crate::game::Side;
+use crate::learn::weights::Base;
 
 /// Worth of a stack by size (index = size, capped at 7).
 const STACK_VALUE: [i32; 8] = [0, 100, 170, 230, 280, 320, 350, 360];
@@ -70,12 +75,83 @@ fn side_score(pos: &Position, side: Side) -> i32 {
     score
 }
 
-/// Static evaluation from the side to move's point of view.
+/// The static evaluation from the side to move's point of view, in hundredths of a stack:
+/// the learned weights (see [`super::learned`]) on their base, or the hand evaluation alone.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(learned(), pos)
+}
+
+/// The static evaluation with the learned weights `learned` (`None`: the hand evaluation
+/// alone).
+#[inline(always)]
+pub fn evaluate_with(learned: Option<&Learned>, pos: &Position) -> i32 {
+    match learned {
+        None => hand_evaluate(pos),
+        Some(l) => {
+            // The weights were fitted on top of their base: the same base must be under them.
+            let base = match l.base() {
+                Base::Hand => hand_evaluate(pos),
+                Base::None => 0,
+            };
+            base + l.evaluate(pos)
+        }
+    }
+}
+
+/// The hand-written evaluation from the side to move's point of view (the base of learned
+/// weights trained with `--base hand`).
+pub fn hand_evaluate(pos: &Position) -> i32 {
     let us = pos.side;
     let mut score = side_score(pos, us) - side_score(pos, us.opponent());
     let mut flipped = *pos;
     flipped.side = us.opponent();
     score += MOBILITY * (count_quiet(pos) as i32 - count_quiet(&flipped) as i32);
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stacks::learned::tests::{features, random_file, random_game, twin};
+    use crate::stacks::learned::SHIPPED;
+
+    /// With random weights on either base: the evaluation is the base plus the sum of the
+    /// active weights (within the rounding to 1/8 of each), and the twin of every position
+    /// (board turned, colours swapped, the other side to move) scores the same for its side
+    /// to move, as the hand evaluation does.
+    #[test]
+    fn learned_evaluation_is_hand_plus_weights_and_colour_symmetric() {
+        for (seed, base) in [(3, Base::Hand), (4, Base::None)] {
+            let file = random_file(seed, base);
+            let l = Learned::from_file(&file, "test").expect("random weights load");
+            for game in 1..=6 {
+                random_game(game, 300, |pos| {
+                    let t = twin(pos);
+                    assert_eq!(hand_evaluate(pos), hand_evaluate(&t));
+                    let got = evaluate_with(Some(&l), pos);
+                    assert_eq!(got, evaluate_with(Some(&l), &t));
+                    let f = features(pos);
+                    let mut sum = match base {
+                        Base::Hand => hand_evaluate(pos) as f64,
+                        Base::None => 0.0,
+                    };
+                    sum += f.iter().map(|&i| file.weights[i]).sum::<f64>();
+                    let slack = 0.5 + f.len() as f64 / 16.0;
+                    assert!((got as f64 - sum).abs() <= slack, "{got} vs {sum}");
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn without_weights_the_evaluation_is_the_hand_evaluation() {
+        // No weights shipped and none named by POLYDAM_WEIGHTS: today's evaluation exactly
+        // (so the bench signature does not move).
+        if !SHIPPED.is_empty() || std::env::var_os("POLYDAM_WEIGHTS").is_some() {
+            return;
+        }
+        assert!(learned().is_none());
+        random_game(9, 300, |pos| assert_eq!(evaluate(pos), hand_evaluate(pos)));
+    }
 }

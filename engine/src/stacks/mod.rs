@@ -12,6 +12,7 @@
 //! ```
 
 pub mod eval;
+pub mod learned;
 pub mod movegen;
 pub mod notation;
 pub mod setup;
