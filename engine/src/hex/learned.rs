@@ -39,8 +39,8 @@ use crate::learn::linear::{
 };
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name: none yet.
-pub const SHIPPED: &[(&str, &str)] = &[];
+/// The weights files shipped with the engine, by variant name (embedded at build time).
+pub const SHIPPED: &[(&str, &str)] = &[("seesaw", include_str!("../../weights/seesaw.txt"))];
 
 /// Stack states of a cell: none, then the own size buckets, then the opponent's.
 pub const STACK_STATES: usize = 1 + 2 * SIZE_BUCKETS;
@@ -287,6 +287,21 @@ pub(crate) mod tests {
     use crate::game::{Duplicates, Game, Side};
     use crate::hex::{Hex, Side4, Side5};
     use polydam_tables::zobrist::splitmix64;
+
+    #[test]
+    fn shipped_weights_load() {
+        for (name, text) in SHIPPED {
+            let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(file.variant, *name);
+            let loaded = match *name {
+                "seesaw" => Learned::from_file::<Side4>(&file, "shipped"),
+                "seesaw-5" => Learned::from_file::<Side5>(&file, "shipped"),
+                other => panic!("no hex variant {other}"),
+            };
+            assert!(loaded.is_ok(), "{name}: {:?}", loaded.err());
+        }
+        assert!(learned::<Side4>().is_some(), "seesaw has shipped weights");
+    }
 
     /// Random weights in -100 .. 100 for `B`'s feature set, with the bias and counts.
     pub(crate) fn random_file<B: HexBoard>(seed: u64, base: Base) -> WeightsFile {

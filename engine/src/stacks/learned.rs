@@ -33,8 +33,11 @@ use crate::learn::linear::{
 };
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name: none yet.
-pub const SHIPPED: &[(&str, &str)] = &[];
+/// The weights files shipped with the engine, by variant name (embedded at build time).
+pub const SHIPPED: &[(&str, &str)] = &[(
+    "seesaw-draughts",
+    include_str!("../../weights/seesaw-draughts.txt"),
+)];
 
 /// Squares of the board.
 pub const SQUARES: usize = 32;
@@ -238,6 +241,17 @@ pub(crate) mod tests {
     use crate::game::Duplicates;
     use crate::stacks::notation::{bit_of_number, number_of_bit};
     use polydam_tables::zobrist::splitmix64;
+
+    #[test]
+    fn shipped_weights_load() {
+        for (name, text) in SHIPPED {
+            let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(file.variant, *name);
+            let loaded = Learned::from_file(&file, "shipped");
+            assert!(loaded.is_ok(), "{name}: {:?}", loaded.err());
+        }
+        assert!(learned().is_some(), "seesaw-draughts has shipped weights");
+    }
 
     /// Random weights in -100 .. 100 for the feature set, with the bias and counts.
     pub(crate) fn random_file(seed: u64, base: Base) -> WeightsFile {
