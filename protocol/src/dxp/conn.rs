@@ -64,6 +64,10 @@ pub struct Connection {
     stream: TcpStream,
     framer: Framer,
     peer: String,
+    /// Least time between two messages sent with nothing received in between.
+    pacing: Duration,
+    /// When the last message was sent, if nothing was received since.
+    last_send: Option<Instant>,
 }
 
 impl Connection {
@@ -77,7 +81,17 @@ impl Connection {
             stream,
             framer: Framer::default(),
             peer,
+            pacing: Duration::ZERO,
+            last_send: None,
         }
+    }
+
+    /// Spaces out messages sent one after the other (GAMEACC and a first MOVE, a CHAT and a
+    /// GAMEEND) by at least `gap`: some clients take each read for one message and lose the
+    /// second of two that arrive together (pydraughts 0.6.7 does), which a pause before the
+    /// second makes unlikely. Nothing waits when a message was received in between.
+    pub fn set_pacing(&mut self, gap: Duration) {
+        self.pacing = gap;
     }
 
     /// Connects to `addr`, waiting at most `timeout`.
@@ -92,10 +106,18 @@ impl Connection {
 
     /// Sends one message (its text and a `\0`, in one write).
     pub fn send(&mut self, message: &Message) -> std::io::Result<()> {
+        if let Some(last) = self.last_send {
+            let wait = self.pacing.saturating_sub(last.elapsed());
+            if !wait.is_zero() {
+                std::thread::sleep(wait);
+            }
+        }
         let mut bytes = message.encode().into_bytes();
         bytes.push(0);
         self.stream.write_all(&bytes)?;
-        self.stream.flush()
+        self.stream.flush()?;
+        self.last_send = Some(Instant::now());
+        Ok(())
     }
 
     /// Sends raw bytes as they are (tests of malformed input use it).
@@ -119,7 +141,10 @@ impl Connection {
         let mut buf = [0u8; 1024];
         loop {
             match self.framer.next_frame() {
-                Some(Ok(frame)) => return Ok(frame),
+                Some(Ok(frame)) => {
+                    self.last_send = None;
+                    return Ok(frame);
+                }
                 Some(Err(error)) => {
                     return Err(RecvError::Malformed {
                         text: String::new(),
@@ -224,6 +249,17 @@ mod tests {
             matches!(r, Err(RecvError::Closed { partial: true })),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn messages_sent_in_a_row_are_paced() {
+        let (mut conn, _peer) = pair();
+        conn.set_pacing(Duration::from_millis(50));
+        let started = Instant::now();
+        for _ in 0..3 {
+            conn.send(&Message::Chat("x".into())).expect("send");
+        }
+        assert!(started.elapsed() >= Duration::from_millis(100));
     }
 
     #[test]
