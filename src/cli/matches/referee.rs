@@ -88,11 +88,32 @@ pub struct GameEnd {
     pub worst_margin: Option<(f64, Side)>,
 }
 
-fn win_for(side: Side) -> PdnResult {
+/// A win for `side`.
+pub fn win_for(side: Side) -> PdnResult {
     match side {
         Side::White => PdnResult::WhiteWins,
         Side::Black => PdnResult::BlackWins,
     }
+}
+
+/// The result and its reason when the game is over by the variant's rules (the position
+/// decides it, the side to move has no move, or a draw rule applies), else `None`.
+pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
+    let (outcome, reason) = record.outcome()?;
+    let mover = G::side_to_move(record.current());
+    let result = match outcome {
+        Outcome::Win => win_for(mover),
+        Outcome::Loss => win_for(mover.opponent()),
+        Outcome::Draw => PdnResult::Draw,
+    };
+    let why = match reason {
+        EndReason::NoMoves => format!("{} has no legal move", mover.name()),
+        EndReason::Decided => "decided by the position".to_owned(),
+        EndReason::Repetition => format!("{}-fold repetition", G::draw_rules().repetitions),
+        EndReason::QuietMoves => "move-count rule".to_owned(),
+        EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
+    };
+    Some((result, why))
 }
 
 /// The `level` lines for the side to move.
@@ -263,22 +284,7 @@ fn referee_moves<G: Game>(
     }
 
     loop {
-        if let Some((outcome, reason)) = record.outcome() {
-            let mover = G::side_to_move(record.current());
-            let result = match outcome {
-                Outcome::Win => win_for(mover),
-                Outcome::Loss => win_for(mover.opponent()),
-                Outcome::Draw => PdnResult::Draw,
-            };
-            let why = match reason {
-                EndReason::NoMoves => format!("{} has no legal move", mover.name()),
-                EndReason::Decided => "decided by the position".to_owned(),
-                EndReason::Repetition => {
-                    format!("{}-fold repetition", G::draw_rules().repetitions)
-                }
-                EndReason::QuietMoves => "move-count rule".to_owned(),
-                EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
-            };
+        if let Some((result, why)) = rules_end(&record) {
             return ended(result, why, pdn_moves);
         }
         if record.moves().len() >= config.max_plies {
