@@ -1,8 +1,9 @@
-//! `polydam dxp` end to end over loopback TCP: two Polydam processes playing each other in
-//! both directions, a raw client sending every kind of bad input, an initiator whose follower
-//! vanishes. Every game the programs write is read back and replayed move by move with
-//! Polydam's rules. Ports are ephemeral (port 0, read back from `listening on ...`), so the
-//! tests run in parallel.
+//! `polydam dxp` and DXP engines in `polydam match`, end to end over loopback TCP: two Polydam
+//! processes playing each other in both directions, a raw client sending every kind of bad
+//! input, an initiator whose follower vanishes, and matches between a Hub Polydam and a DXP
+//! one (started by the referee, already running, or a fake that misbehaves). Every game the
+//! programs write is read back and replayed move by move with Polydam's rules. Ports are
+//! ephemeral (port 0, read back from `listening on ...`), so the tests run in parallel.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
@@ -578,6 +579,173 @@ fn an_initiator_whose_follower_vanishes_saves_the_game() {
     assert_eq!(games[0].tags["Black"], "Vanishing");
     assert_eq!(games[0].moves.len(), 3, "{:?}", games[0]);
     replay(&games[0]);
+}
+
+fn polydam_hub() -> String {
+    format!("\"{}\" hub", bin())
+}
+
+/// Runs `polydam match` to the end; returns stdout and stderr.
+fn run_match(args: &[&str]) -> (String, String) {
+    let o = Command::new(bin())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("polydam runs");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{args:?}\n{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    (out, err)
+}
+
+/// The report of a 2-game match between `polydam hub` and the DXP engine `dxp`, named DXP.
+fn match_against(dxp: &str, pdn: &Path) -> String {
+    let (out, _) = run_match(&[
+        "--engine",
+        &polydam_hub(),
+        "--engine",
+        dxp,
+        "--name",
+        "2:DXP",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--max-plies",
+        "80",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(
+        out.contains("match: international, 2 engines, 2 games"),
+        "{out}"
+    );
+    assert!(out.contains("Polydam vs DXP: +"), "{out}");
+    assert!(out.contains("pdn: 2 games written"), "{out}");
+    let games = read_pdn(pdn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_ne!(g.result, "*");
+        replay(g);
+    }
+    assert_eq!(games[0].tags["Black"], "DXP");
+    assert_eq!(games[1].tags["White"], "DXP");
+    out
+}
+
+#[test]
+fn match_between_hub_and_a_started_dxp_polydam() {
+    let (pdn, dxp_pdn) = (temp_file("m1.pdn"), temp_file("m1-dxp.pdn"));
+    let dxp = format!(
+        "dxp:\"{}\" dxp --listen 127.0.0.1:{{port}} --depth 2 --hash 8 --pdn \"{}\"",
+        bin(),
+        dxp_pdn.display()
+    );
+    let out = match_against(&dxp, &pdn);
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    assert!(out.contains("engine 2: DXP (dxp:"), "{out}");
+    // The DXP side saved the same games (unfinished when the ply cap ended them).
+    let theirs = read_pdn(&dxp_pdn);
+    assert_eq!(theirs.len(), 2);
+    for g in &theirs {
+        replay(g);
+    }
+}
+
+#[test]
+fn match_against_a_running_dxp_server() {
+    let (pdn, dxp_pdn) = (temp_file("m2.pdn"), temp_file("m2-dxp.pdn"));
+    let mut server = Dxp::start(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--depth",
+        "2",
+        "--hash",
+        "8",
+        "--pdn",
+        dxp_pdn.to_str().unwrap(),
+    ]);
+    let port = server.port();
+    let out = match_against(&format!("dxp:127.0.0.1:{port}"), &pdn);
+    assert!(out.contains(&format!("(dxp:127.0.0.1:{port})")), "{out}");
+    drop(server);
+    let _ = std::fs::remove_file(&dxp_pdn);
+}
+
+/// A DXP follower that accepts every game and then plays `bad` whenever it is its turn.
+fn fake_follower(bad: &'static [u8]) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut conn = Connection::new(stream);
+            loop {
+                let reply: Vec<Vec<u8>> = match conn.recv(Instant::now() + WAIT) {
+                    Ok(Message::GameReq(r)) => {
+                        let acc = Message::GameAcc(GameAcc {
+                            follower: "fake".into(),
+                            acceptance: Acceptance::Accepted,
+                        });
+                        let mut out = vec![format!("{}\0", acc.encode()).into_bytes()];
+                        if r.follower_colour == Colour::White {
+                            out.push(bad.to_vec());
+                        }
+                        out
+                    }
+                    Ok(Message::Move(_)) => vec![bad.to_vec()],
+                    Ok(Message::GameEnd(_)) => vec![b"E00\0".to_vec()],
+                    Ok(_) => vec![],
+                    Err(RecvError::Malformed { .. }) => vec![],
+                    Err(_) => break,
+                };
+                for bytes in reply {
+                    if conn.send_raw(&bytes).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    port
+}
+
+#[test]
+fn a_misbehaving_dxp_engine_forfeits_every_game() {
+    for (bad, reason) in [
+        (&b"M0000010200\0"[..], "illegal move 1-2"),
+        (
+            b"M00x0010200\0",
+            "malformed message 'M00x0010200': MOVE time '00x0'",
+        ),
+    ] {
+        let port = fake_follower(bad);
+        let (out, _) = run_match(&[
+            "--engine",
+            &polydam_hub(),
+            "--engine",
+            &format!("dxp:127.0.0.1:{port}"),
+            "--name",
+            "2:fake",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "-q",
+        ]);
+        assert!(out.contains("Polydam vs fake: +2 =0 -0"), "{out}");
+        assert!(out.contains("forfeits: 2\n"), "{out}");
+        for g in 1..=2 {
+            assert!(
+                out.contains(&format!("game {g}: fake loses: {reason}")),
+                "game {g}, wanted '{reason}':\n{out}"
+            );
+        }
+    }
 }
 
 #[test]
