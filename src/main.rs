@@ -40,6 +40,9 @@ enum Command {
     /// Play games between Hub engines (a round robin for more than two), refereed with
     /// Polydam's rules; prints W/D/L, score, Elo with its 95% interval and an optional SPRT.
     Match(Box<MatchOptions>),
+    /// Play over DamExchange (DXP) with Kingsrow, Scan and other 10x10 programs, as initiator
+    /// or follower, listening or connecting; every game is appended to a PDN file.
+    Dxp(Box<cli::dxp::DxpOptions>),
     /// Play the engine against itself and write training data: quiet positions with the
     /// game's result and the search score (see docs/training.md).
     Selfplay(Box<cli::selfplay::SelfplayOptions>),
@@ -69,6 +72,7 @@ fn run(command: Command) -> Result<(), CliError> {
         }
         Command::Bench(opts) => cli::bench::run_bench(&opts, &mut out),
         Command::Match(opts) => cli::matches::run_match(&opts, &mut out),
+        Command::Dxp(opts) => cli::dxp::run_dxp(&opts, &mut out),
         Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
         Command::Train(o) => cli::train::run_train(&o, &mut out),
     }

@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod dxp;
 pub mod matches;
 pub mod perft;
 pub mod play;

@@ -13,12 +13,27 @@ use polydam_protocol::lexer::{excerpt, lex};
 /// How an engine is started and set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    /// The program and its arguments.
+    /// The program and its arguments (Hub; empty for a DXP engine, whose target says it all).
     pub command: Vec<String>,
+    /// The protocol, and for DXP where the engine is.
+    pub protocol: super::player::Protocol,
     /// The name to report, or `None` for the `id name=` of the engine.
     pub name: Option<String>,
     /// `set-param` options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// The engine as given on the command line (`polydam hub`, `dxp:127.0.0.1:27531`).
+    pub fn display(&self) -> String {
+        use super::dxp_engine::DxpTarget;
+        use super::player::Protocol;
+        match &self.protocol {
+            Protocol::Hub => self.command.join(" "),
+            Protocol::Dxp(DxpTarget::Address(a)) => format!("dxp:{a}"),
+            Protocol::Dxp(DxpTarget::Command(c)) => format!("dxp:{}", c.join(" ")),
+        }
+    }
 }
 
 /// Splits an engine command on whitespace; a double-quoted part may hold spaces.
@@ -73,6 +88,11 @@ pub enum EngineFailure {
     Crashed(String),
     /// No answer before the deadline.
     Timeout,
+    /// A DXP engine broke the protocol: a malformed message, a message out of turn, a refused
+    /// game, a game ended where the rules do not end it.
+    Protocol(String),
+    /// A DXP engine gave up (GAMEEND reason 1) instead of moving.
+    Resigned,
 }
 
 /// What an engine answered to `go think`.
@@ -154,7 +174,10 @@ impl HubEngine {
         engine.handshake(spec, variant, timeout).map_err(|e| {
             engine.kill();
             match e {
-                EngineFailure::Crashed(why) => format!("handshake failed: {why}"),
+                EngineFailure::Crashed(why) | EngineFailure::Protocol(why) => {
+                    format!("handshake failed: {why}")
+                }
+                EngineFailure::Resigned => "handshake failed".to_owned(),
                 EngineFailure::Timeout => {
                     format!(
                         "handshake failed: no answer within {:.1} s",

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use polydam_engine::game::{Game, Side};
 
-use super::engine::{EngineSpec, HubEngine};
+use super::engine::EngineSpec;
 use super::pdn::PdnResult;
+use super::player::Player;
 use super::referee::{self, Opening, RefereeConfig};
 use crate::cli::CliError;
 
@@ -99,9 +100,13 @@ pub(super) fn start_engines<G: Game>(
 ) -> Result<Vec<String>, CliError> {
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
-        let engine = HubEngine::start(spec, G::NAME, timeout)
+        let engine = Player::start(spec, G::NAME, timeout)
             .map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
-        names.push(spec.name.clone().unwrap_or_else(|| engine.id_name.clone()));
+        names.push(
+            spec.name
+                .clone()
+                .unwrap_or_else(|| engine.id_name().to_owned()),
+        );
     }
     Ok(distinct_names(names))
 }
@@ -171,7 +176,7 @@ fn work<G: Game>(
     next: &AtomicUsize,
     tx: &mpsc::Sender<Finished>,
 ) {
-    let mut engines: Vec<Option<HubEngine>> = (0..setup.specs.len()).map(|_| None).collect();
+    let mut engines: Vec<Option<Player>> = (0..setup.specs.len()).map(|_| None).collect();
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(&job) = jobs.get(i) else { break };
@@ -184,14 +189,14 @@ fn work<G: Game>(
 
 /// Starts the engine `index` for a worker, or says why it cannot.
 fn ensure_started<'e>(
-    engines: &'e mut [Option<HubEngine>],
+    engines: &'e mut [Option<Player>],
     specs: &[EngineSpec],
     index: usize,
     variant: &str,
     timeout: Duration,
-) -> Result<&'e mut HubEngine, String> {
+) -> Result<&'e mut Player, String> {
     if engines[index].is_none() {
-        engines[index] = Some(HubEngine::start(&specs[index], variant, timeout)?);
+        engines[index] = Some(Player::start(&specs[index], variant, timeout)?);
     }
     engines[index]
         .as_mut()
@@ -200,11 +205,7 @@ fn ensure_started<'e>(
 
 /// Plays one job with a worker's engines. An engine that cannot be started forfeits; one that
 /// crashed or was killed is dropped, to be restarted for its next game.
-fn play_game<G: Game>(
-    setup: &Setup<'_, G>,
-    job: Job,
-    engines: &mut [Option<HubEngine>],
-) -> Finished {
+fn play_game<G: Game>(setup: &Setup<'_, G>, job: Job, engines: &mut [Option<Player>]) -> Finished {
     for (side, who) in [(Side::White, job.white), (Side::Black, job.black)] {
         if let Err(why) = ensure_started(engines, setup.specs, who, G::NAME, setup.timeout) {
             return forfeited(job, side, format!("could not be started ({why})"));

@@ -1,4 +1,4 @@
-//! `polydam match`: games between Hub engines, refereed with Polydam's rules.
+//! `polydam match`: games between Hub and DXP engines, refereed with Polydam's rules.
 //!
 //! Every pair of engines (a round robin when there are more than two) plays `games` games,
 //! each opening twice with colours swapped. Worker threads (`concurrency`) each run their own
@@ -7,17 +7,20 @@
 //! match goes on (a crashed or killed engine is restarted for the next game).
 //!
 //! The parts: [`MatchOptions`] and their checks (`options.rs`), the [`openings`], the
-//! schedule and the worker threads (`games.rs`), each engine's process ([`engine`]), one
+//! schedule and the worker threads (`games.rs`), each engine's process ([`engine`] for Hub,
+//! [`dxp_engine`] for DXP, behind one [`player::Player`]), one
 //! game's refereeing ([`referee`]), the progress and the PDN file while the match runs
 //! (`progress.rs`, [`pdn`]), and the final report (`report.rs`, [`stats`]).
 //!
 //! See `docs/match.md` for the options, the book format and the output.
 
+pub mod dxp_engine;
 pub mod engine;
 mod games;
 pub mod openings;
 mod options;
 pub mod pdn;
+pub mod player;
 mod progress;
 pub mod referee;
 mod report;

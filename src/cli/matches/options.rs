@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use polydam_protocol::lexer::excerpt;
 
+use super::dxp_engine::DxpTarget;
 use super::engine::{split_command, EngineSpec};
+use super::player::Protocol;
 use super::referee::{Adjudication, RefereeConfig, TimeControl};
 use crate::cli::CliError;
 
@@ -16,8 +18,9 @@ pub struct MatchOptions {
     /// Variant name (see `polydam variants`).
     #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
-    /// An engine command speaking Hub, e.g. "polydam hub" (split on spaces; "..." groups).
-    /// Give it two or more times.
+    /// An engine command speaking Hub, e.g. "polydam hub" (split on spaces; "..." groups), or
+    /// a DXP engine: "dxp:HOST:PORT" (running) or "dxp:CMD ARGS" (started, `{port}` replaced
+    /// by a free port). Give it two or more times.
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
     /// An engine parameter sent as set-param: N:name=value (N = engine number from 1).
@@ -175,10 +178,24 @@ pub(super) fn engine_specs(opts: &MatchOptions) -> Result<Vec<EngineSpec>, CliEr
     }
     let mut specs = Vec::new();
     for (i, text) in opts.engines.iter().enumerate() {
-        let command =
-            split_command(text).map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
+        let at = |e: String| CliError(format!("engine {}: {e}", i + 1));
+        let (command, protocol) = match text.trim_start().strip_prefix("dxp:") {
+            Some(rest) => (
+                Vec::new(),
+                Protocol::Dxp(DxpTarget::parse(rest).map_err(at)?),
+            ),
+            None => (split_command(text).map_err(at)?, Protocol::Hub),
+        };
+        if matches!(protocol, Protocol::Dxp(DxpTarget::Address(_))) && opts.concurrency > 1 {
+            return Err(at(format!(
+                "a running DXP engine ({}) plays one game at a time: use --concurrency 1, or \
+                 give a command for the referee to start one per worker",
+                excerpt(text)
+            )));
+        }
         specs.push(EngineSpec {
             command,
+            protocol,
             name: None,
             options: Vec::new(),
         });
@@ -196,6 +213,14 @@ pub(super) fn engine_specs(opts: &MatchOptions) -> Result<Vec<EngineSpec>, CliEr
             return Err(CliError(format!(
                 "--engine-option '{}': empty parameter name",
                 excerpt(text)
+            )));
+        }
+        if specs[i].protocol != Protocol::Hub {
+            return Err(CliError(format!(
+                "--engine-option '{}': engine {} speaks DXP, which has no parameters (give \
+                 them on its command line)",
+                excerpt(text),
+                i + 1
             )));
         }
         specs[i]
@@ -332,6 +357,37 @@ mod tests {
             ..opts
         };
         assert!(engine_specs(&bad).is_err());
+    }
+
+    #[test]
+    fn dxp_engines() {
+        let opts = MatchOptions {
+            engines: vec![
+                "dxp:127.0.0.1:27531".into(),
+                "dxp:polydam dxp --listen {port}".into(),
+            ],
+            ..MatchOptions::default()
+        };
+        let specs = engine_specs(&opts).unwrap();
+        assert_eq!(
+            specs[0].protocol,
+            Protocol::Dxp(DxpTarget::Address("127.0.0.1:27531".into()))
+        );
+        assert_eq!(specs[0].display(), "dxp:127.0.0.1:27531");
+        assert_eq!(specs[1].display(), "dxp:polydam dxp --listen {port}");
+        let bad = MatchOptions {
+            engine_options: vec!["1:hash=8".into()],
+            ..opts.clone()
+        };
+        assert!(engine_specs(&bad).unwrap_err().0.contains("speaks DXP"));
+        let bad = MatchOptions {
+            concurrency: 2,
+            ..opts
+        };
+        assert!(engine_specs(&bad)
+            .unwrap_err()
+            .0
+            .contains("--concurrency 1"));
     }
 
     /// `MatchOptions::default()` (used by tests and library callers) gives clap's defaults.

@@ -1,6 +1,7 @@
 //! Writing finished games as PDN.
 //!
-//! Tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result`, then
+//! Tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result` (`*` for
+//! a game that did not finish), then
 //! `GameType` for the variants PDN numbers or `Variant` otherwise, `FEN` when the game does not
 //! start from the variant's start position, and `Termination` with the referee's reason. The
 //! GameType and the result style are the variant's registry row's
@@ -24,6 +25,10 @@ pub enum PdnResult {
 /// One finished game, ready to be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
+    /// The `Event` tag (`polydam match`, `polydam dxp`).
+    pub event: String,
+    /// The `Site` tag (`?` when there is nothing to say).
+    pub site: String,
     /// The variant's registry name.
     pub variant: String,
     /// Round number (the game number in the match).
@@ -34,8 +39,8 @@ pub struct PdnGame {
     pub white: String,
     /// Black's name.
     pub black: String,
-    /// The result.
-    pub result: PdnResult,
+    /// The result, or `None` for a game that did not finish (written `*`).
+    pub result: Option<PdnResult>,
     /// The start position's FEN when it is not the variant's start.
     pub fen: Option<String>,
     /// Why the game ended.
@@ -75,9 +80,9 @@ fn tag(out: &mut String, name: &str, value: &str) {
 /// The game as PDN text, ending with a blank line.
 pub fn write_game(game: &PdnGame) -> String {
     let mut out = String::new();
-    let result = result_text(&game.variant, game.result);
-    tag(&mut out, "Event", "polydam match");
-    tag(&mut out, "Site", "?");
+    let result = game.result.map_or("*", |r| result_text(&game.variant, r));
+    tag(&mut out, "Event", &game.event);
+    tag(&mut out, "Site", &game.site);
     tag(&mut out, "Date", &game.date);
     tag(&mut out, "Round", &game.round.to_string());
     tag(&mut out, "White", &game.white);
@@ -195,12 +200,14 @@ mod tests {
     #[test]
     fn a_short_game() {
         let game = PdnGame {
+            event: "polydam match".into(),
+            site: "?".into(),
             variant: "international".into(),
             round: 3,
             date: "2026.11.22".into(),
             white: "A".into(),
             black: "B \"x\"".into(),
-            result: PdnResult::BlackWins,
+            result: Some(PdnResult::BlackWins),
             fen: None,
             termination: "illegal move 50-45 by A".into(),
             moves: vec!["32-28".into(), "19-23".into(), "28x19".into()],
@@ -218,12 +225,18 @@ mod tests {
             variant: "seesaw".into(),
             moves: vec!["a".into(), "b".into()],
             second_player_starts: true,
-            result: PdnResult::Draw,
+            result: Some(PdnResult::Draw),
             fen: Some("F".into()),
             ..game
         };
         let text = write_game(&game);
         assert!(text.contains("[Variant \"seesaw\"]\n[FEN \"F\"]\n"));
         assert!(text.ends_with("\n1... a 2. b 1-1\n\n"), "{text}");
+        let text = write_game(&PdnGame {
+            result: None,
+            ..game
+        });
+        assert!(text.contains("[Result \"*\"]\n"), "{text}");
+        assert!(text.ends_with("\n1... a 2. b *\n\n"), "{text}");
     }
 }

@@ -132,12 +132,14 @@ impl<'a, G: Game> PdnLog<'a, G> {
         let opening = &self.openings[game.job.opening];
         let fen = G::fen(&opening.start);
         let text = pdn::write_game(&PdnGame {
+            event: "polydam match".to_owned(),
+            site: "?".to_owned(),
             variant: G::NAME.to_owned(),
             round: game.job.number,
             date: self.date.clone(),
             white: self.names[game.job.white].clone(),
             black: self.names[game.job.black].clone(),
-            result: game.result,
+            result: Some(game.result),
             fen: (fen != self.start_fen).then_some(fen),
             termination: game.termination.clone(),
             moves: game.pdn_moves.clone(),

@@ -1,17 +1,20 @@
-//! One game between two Hub engines, refereed with Polydam's own rules.
+//! One game between two engines (Hub or DXP), refereed with Polydam's own rules.
 //!
 //! The referee keeps the game in a [`GameRecord`] (so the variant's draw rules apply), sends
-//! each engine the start position and every move since (`pos pos=... moves="..."`), then the
-//! `level` lines and `go think`, and checks the answer: a move that does not parse as one legal
-//! move, a bare `done`, a crash or a late answer loses the game for the engine that gave it.
+//! each Hub engine the start position and every move since (`pos pos=... moves="..."`), then
+//! the `level` lines and `go think` (a DXP engine gets a GAMEREQ at the start and the moves as
+//! they are played), and checks the answer: a move that does not parse as one legal move, a
+//! bare `done`, a crash, a broken DXP exchange or a late answer loses the game for the engine
+//! that gave it.
 
 use std::time::Duration;
 
 use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 
-use super::engine::{quote, EngineFailure, HubEngine};
+use super::engine::{quote, EngineFailure};
 use super::pdn::PdnResult;
+use super::player::{Player, Turn};
 use polydam_protocol::lexer::excerpt;
 
 /// How much time an engine gets.
@@ -88,11 +91,32 @@ pub struct GameEnd {
     pub worst_margin: Option<(f64, Side)>,
 }
 
-fn win_for(side: Side) -> PdnResult {
+/// A win for `side`.
+pub fn win_for(side: Side) -> PdnResult {
     match side {
         Side::White => PdnResult::WhiteWins,
         Side::Black => PdnResult::BlackWins,
     }
+}
+
+/// The result and its reason when the game is over by the variant's rules (the position
+/// decides it, the side to move has no move, or a draw rule applies), else `None`.
+pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
+    let (outcome, reason) = record.outcome()?;
+    let mover = G::side_to_move(record.current());
+    let result = match outcome {
+        Outcome::Win => win_for(mover),
+        Outcome::Loss => win_for(mover.opponent()),
+        Outcome::Draw => PdnResult::Draw,
+    };
+    let why = match reason {
+        EndReason::NoMoves => format!("{} has no legal move", mover.name()),
+        EndReason::Decided => "decided by the position".to_owned(),
+        EndReason::Repetition => format!("{}-fold repetition", G::draw_rules().repetitions),
+        EndReason::QuietMoves => "move-count rule".to_owned(),
+        EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
+    };
+    Some((result, why))
 }
 
 /// The `level` lines for the side to move.
@@ -202,21 +226,34 @@ impl ScoreWatch {
 }
 
 /// Plays one game. `players` holds the engine for each side, indexed by [`Side::index`].
+/// At the end each engine is told the game is over (DXP engines need it); one that does not
+/// take it well is marked for a restart.
 pub fn play_game<G: Game>(
     opening: &Opening<G>,
-    players: [&mut HubEngine; 2],
+    players: [&mut Player; 2],
     config: &RefereeConfig,
 ) -> GameEnd {
     let mut worst_margin = None;
-    let mut end = referee_moves(opening, players, config, &mut worst_margin);
+    let [white, black] = players;
+    let mut end = referee_moves(
+        opening,
+        [&mut *white, &mut *black],
+        config,
+        &mut worst_margin,
+    );
     end.worst_margin = worst_margin;
+    for (side, player) in [(Side::White, white), (Side::Black, black)] {
+        if !end.restart[side.index()] && !player.game_over(end.result, side) {
+            end.restart[side.index()] = true;
+        }
+    }
     end
 }
 
 /// The game itself; `worst_margin` follows the clocks' smallest margin as moves arrive.
 fn referee_moves<G: Game>(
     opening: &Opening<G>,
-    players: [&mut HubEngine; 2],
+    players: [&mut Player; 2],
     config: &RefereeConfig,
     worst_margin: &mut Option<(f64, Side)>,
 ) -> GameEnd {
@@ -257,28 +294,24 @@ fn referee_moves<G: Game>(
     };
 
     for side in [Side::White, Side::Black] {
-        if let Err(EngineFailure::Crashed(why)) = players[side.index()].new_game() {
-            return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
+        match players[side.index()].new_game(&record, side, config) {
+            Ok(()) => {}
+            Err(EngineFailure::Crashed(why)) => {
+                return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
+            }
+            Err(EngineFailure::Timeout) => {
+                let why = "no answer to the game request".to_owned();
+                return forfeit(side, why, true, pdn_moves);
+            }
+            Err(EngineFailure::Protocol(why)) => return forfeit(side, why, true, pdn_moves),
+            Err(EngineFailure::Resigned) => {
+                return forfeit(side, "resigned before the game".into(), true, pdn_moves);
+            }
         }
     }
 
     loop {
-        if let Some((outcome, reason)) = record.outcome() {
-            let mover = G::side_to_move(record.current());
-            let result = match outcome {
-                Outcome::Win => win_for(mover),
-                Outcome::Loss => win_for(mover.opponent()),
-                Outcome::Draw => PdnResult::Draw,
-            };
-            let why = match reason {
-                EndReason::NoMoves => format!("{} has no legal move", mover.name()),
-                EndReason::Decided => "decided by the position".to_owned(),
-                EndReason::Repetition => {
-                    format!("{}-fold repetition", G::draw_rules().repetitions)
-                }
-                EndReason::QuietMoves => "move-count rule".to_owned(),
-                EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
-            };
+        if let Some((result, why)) = rules_end(&record) {
             return ended(result, why, pdn_moves);
         }
         if record.moves().len() >= config.max_plies {
@@ -300,7 +333,13 @@ fn referee_moves<G: Game>(
             _ => config.move_timeout,
         };
         let engine = &mut *players[side.index()];
-        let answer = match engine.think(&pos_line, &level_lines(config, clock_left), timeout) {
+        let turn = Turn {
+            record: &record,
+            pos_line: &pos_line,
+            level_lines: &level_lines(config, clock_left),
+            timeout,
+        };
+        let answer = match engine.think(&turn) {
             Ok(answer) => answer,
             Err(EngineFailure::Timeout) => {
                 engine.kill();
@@ -312,6 +351,11 @@ fn referee_moves<G: Game>(
             }
             Err(EngineFailure::Crashed(why)) => {
                 return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
+            }
+            Err(EngineFailure::Protocol(why)) => return forfeit(side, why, true, pdn_moves),
+            Err(EngineFailure::Resigned) => {
+                let why = format!("{} resigns", side.name());
+                return ended(win_for(side.opponent()), why, pdn_moves);
             }
         };
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {

@@ -91,7 +91,7 @@ fn engine_lines(s: &Summary) -> String {
         lines.push_str(&format!(
             "engine {}: {name} ({}), {} / {} points\n",
             i + 1,
-            s.specs[i].command.join(" "),
+            s.specs[i].display(),
             points[i],
             s.games_per_pair * (s.names.len() - 1)
         ));

@@ -1,0 +1,432 @@
+//! A DXP engine in a match: the referee is the initiator, the engine the follower.
+//!
+//! The engine is either already running (`dxp:HOST:PORT`: the referee connects to it) or a
+//! command the referee starts (`dxp:CMD ARGS`, every `{port}` in it replaced by a free local
+//! port, 27531 without one) and connects to once it listens. Each game is a GAMEREQ with the
+//! position after the opening and the engine's colour; moves go both ways as MOVE messages;
+//! the referee ends every game with a GAMEEND (or confirms the engine's) and keeps the
+//! connection for the next one.
+
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use polydam_engine::game::{Game, Side};
+use polydam_engine::record::GameRecord;
+use polydam_protocol::dxp::conn::{Connection, RecvError};
+use polydam_protocol::dxp::game::{colour, move_to_dxp, position_to_dxp};
+use polydam_protocol::dxp::message::{
+    Acceptance, DxpMove, EndReason, GameAcc, GameEnd, GameReq, Message, VERSION,
+};
+
+use super::engine::{Answer, EngineFailure};
+use super::pdn::PdnResult;
+use super::referee::{win_for, RefereeConfig, TimeControl};
+
+/// The port a DXP command listens on when its command line has no `{port}`.
+pub const DXP_DEFAULT_PORT: u16 = 27531;
+/// The initiator's name in the referee's GAMEREQs.
+const REFEREE_NAME: &str = "polydam match";
+/// Moves assumed when a fixed move time is turned into a game budget for GAMEREQ.
+const MOVES_PER_BUDGET: f64 = 50.0;
+
+/// Where a DXP engine is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DxpTarget {
+    /// Already running at `HOST:PORT`.
+    Address(String),
+    /// Started by the referee: the program and its arguments, `{port}` to be replaced.
+    Command(Vec<String>),
+}
+
+impl DxpTarget {
+    /// Reads what follows `dxp:`: `HOST:PORT` (one word whose last `:` part is a port number),
+    /// or a command.
+    pub fn parse(text: &str) -> Result<DxpTarget, String> {
+        let text = text.trim();
+        if !text.contains(char::is_whitespace) {
+            if let Some((host, port)) = text.rsplit_once(':') {
+                if !host.is_empty() && port.parse::<u16>().is_ok() {
+                    return Ok(DxpTarget::Address(text.to_owned()));
+                }
+            }
+        }
+        super::engine::split_command(text).map(DxpTarget::Command)
+    }
+}
+
+/// One DXP engine, connected.
+#[derive(Debug)]
+pub struct DxpEngine {
+    conn: Connection,
+    child: Option<Child>,
+    /// The address or the program's file name (the follower's name comes only with GAMEACC).
+    pub id_name: String,
+    /// Moves of the current game the engine knows (sent or received), counted in the
+    /// referee's record.
+    known: usize,
+    /// Whether the engine ended the current game itself (its GAMEEND awaits our confirmation).
+    ended_by_engine: bool,
+    /// The time each handshake answer may take.
+    timeout: Duration,
+}
+
+/// A free local port (bound and released at once; another program could take it in between,
+/// which the connection attempt would then report).
+fn free_port() -> Result<u16, String> {
+    let listener =
+        TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free local port: {e}"))?;
+    listener
+        .local_addr()
+        .map(|a| a.port())
+        .map_err(|e| format!("no free local port: {e}"))
+}
+
+impl DxpEngine {
+    /// Connects to the engine, starting it first when it is a command. Gives up after
+    /// `timeout` (a started command may take that long to listen).
+    pub fn start(target: &DxpTarget, timeout: Duration) -> Result<DxpEngine, String> {
+        match target {
+            DxpTarget::Address(text) => {
+                let addrs: Vec<SocketAddr> = text
+                    .to_socket_addrs()
+                    .map_err(|e| format!("'{text}' is not an address and port ({e})"))?
+                    .collect();
+                let mut failure = format!("{text}: no address found");
+                for addr in &addrs {
+                    match Connection::connect(addr, timeout) {
+                        Ok(conn) => return Ok(DxpEngine::new(conn, None, text.clone(), timeout)),
+                        Err(e) => failure = format!("cannot connect to {addr}: {e}"),
+                    }
+                }
+                Err(failure)
+            }
+            DxpTarget::Command(command) => {
+                let needs_port = command.iter().any(|a| a.contains("{port}"));
+                let port = if needs_port {
+                    free_port()?
+                } else {
+                    DXP_DEFAULT_PORT
+                };
+                let args: Vec<String> = command
+                    .iter()
+                    .map(|a| a.replace("{port}", &port.to_string()))
+                    .collect();
+                let program = args.first().ok_or("empty engine command")?;
+                let mut child = Command::new(program)
+                    .args(&args[1..])
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .map_err(|e| format!("cannot start '{}': {e}", args.join(" ")))?;
+                let addr = SocketAddr::from(([127, 0, 0, 1], port));
+                let until = Instant::now() + timeout;
+                let conn = loop {
+                    if let Ok(Some(status)) = child.try_wait() {
+                        return Err(format!(
+                            "'{}' exited ({status}) before listening on port {port}",
+                            args.join(" ")
+                        ));
+                    }
+                    match Connection::connect(&addr, Duration::from_millis(500)) {
+                        Ok(conn) => break conn,
+                        Err(e) if Instant::now() >= until => {
+                            let _ = child.kill();
+                            let _ = child.wait();
+                            return Err(format!(
+                                "'{}' does not listen on port {port} after {:.1} s ({e})",
+                                args.join(" "),
+                                timeout.as_secs_f64()
+                            ));
+                        }
+                        Err(_) => std::thread::sleep(Duration::from_millis(20)),
+                    }
+                };
+                let name = std::path::Path::new(program)
+                    .file_name()
+                    .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned());
+                Ok(DxpEngine::new(conn, Some(child), name, timeout))
+            }
+        }
+    }
+
+    fn new(conn: Connection, child: Option<Child>, id_name: String, timeout: Duration) -> Self {
+        DxpEngine {
+            conn,
+            child,
+            id_name,
+            known: 0,
+            ended_by_engine: false,
+            timeout,
+        }
+    }
+
+    /// Asks for a game from `start` (the position after the opening, `opening_plies` into the
+    /// referee's record) with the engine playing `side`; waits for its GAMEACC.
+    pub fn new_game<G: Game>(
+        &mut self,
+        start: &G::Position,
+        opening_plies: usize,
+        side: Side,
+        config: &RefereeConfig,
+    ) -> Result<(), EngineFailure> {
+        self.known = opening_plies;
+        self.ended_by_engine = false;
+        let position = if *start == G::start() && G::side_to_move(start) == Side::White {
+            None
+        } else {
+            Some(position_to_dxp::<G>(start).map_err(|e| EngineFailure::Protocol(e.to_string()))?)
+        };
+        let request = Message::GameReq(GameReq {
+            version: VERSION,
+            initiator: REFEREE_NAME.into(),
+            follower_colour: colour(side),
+            minutes: budget_minutes(config),
+            moves: 0,
+            position,
+        });
+        self.send(&request)?;
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            match self.recv(deadline)? {
+                Message::GameAcc(GameAcc {
+                    acceptance: Acceptance::Accepted,
+                    ..
+                }) => return Ok(()),
+                Message::GameAcc(GameAcc { acceptance, .. }) => {
+                    return Err(EngineFailure::Protocol(format!(
+                        "refused the game: GAMEACC code {} ({})",
+                        acceptance.digit(),
+                        acceptance.meaning()
+                    )))
+                }
+                Message::Chat(_) => {}
+                other => return Err(unexpected(&other, "GAMEACC")),
+            }
+        }
+    }
+
+    /// Sends the moves the engine has not seen yet and waits for its move, up to `timeout`.
+    /// The move comes back in Hub form (`from-to`, or `fromxto` and the captured squares) for
+    /// the referee to check like any other engine's.
+    pub fn think<G: Game>(
+        &mut self,
+        record: &GameRecord<G>,
+        timeout: Duration,
+    ) -> Result<Answer, EngineFailure> {
+        let positions = record.positions();
+        for (i, mv) in record.moves().iter().enumerate().skip(self.known) {
+            let dxp = move_to_dxp::<G>(&positions[i], mv, 0)
+                .map_err(|e| EngineFailure::Protocol(e.to_string()))?;
+            self.send(&Message::Move(dxp))?;
+        }
+        self.known = record.moves().len();
+        let started = Instant::now();
+        let deadline = started + timeout;
+        let mut said = None;
+        loop {
+            match self.recv(deadline)? {
+                Message::Move(m) => {
+                    // The referee plays it or ends the game: either way the engine knows it.
+                    self.known += 1;
+                    return Ok(Answer {
+                        mv: Some(hub_text(&m)),
+                        score: None,
+                        elapsed: started.elapsed(),
+                        error: said,
+                    });
+                }
+                Message::GameEnd(end) => {
+                    self.ended_by_engine = true;
+                    return Err(match end.reason {
+                        EndReason::Resigns => EngineFailure::Resigned,
+                        reason => EngineFailure::Protocol(format!(
+                            "ended the game with GAMEEND reason {} ({}) where Polydam's rules \
+                             do not end it",
+                            reason.digit(),
+                            reason.meaning()
+                        )),
+                    });
+                }
+                Message::Chat(text) => said = Some(text),
+                Message::BackReq { .. } => self.send(&Message::BackAcc(1))?,
+                other => return Err(unexpected(&other, "MOVE")),
+            }
+        }
+    }
+
+    /// Ends the game on the engine's side: confirms its GAMEEND, or sends ours (the reason as
+    /// its opponent sees the result) and waits for its confirmation. `false` when the engine
+    /// did not confirm, and should be restarted.
+    pub fn game_over(&mut self, result: PdnResult, side: Side) -> bool {
+        let reason = if result == PdnResult::Draw {
+            EndReason::Draw
+        } else if result == win_for(side) {
+            EndReason::Resigns
+        } else {
+            EndReason::Wins
+        };
+        let end = Message::GameEnd(GameEnd {
+            reason: if self.ended_by_engine {
+                EndReason::Unspecified
+            } else {
+                reason
+            },
+            stop: false,
+        });
+        if self.send(&end).is_err() {
+            return false;
+        }
+        if self.ended_by_engine {
+            return true;
+        }
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            match self.recv(deadline) {
+                Ok(Message::GameEnd(end)) => return !end.stop,
+                // A move that crossed our GAMEEND, or a chat.
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    fn send(&mut self, message: &Message) -> Result<(), EngineFailure> {
+        self.conn
+            .send(message)
+            .map_err(|e| EngineFailure::Crashed(format!("connection lost: {e}")))
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<Message, EngineFailure> {
+        self.conn.recv(deadline).map_err(|e| match e {
+            RecvError::Timeout => EngineFailure::Timeout,
+            RecvError::Malformed { .. } => EngineFailure::Protocol(e.to_string()),
+            RecvError::Closed { .. } | RecvError::Io(_) => {
+                EngineFailure::Crashed(format!("connection lost: {e}"))
+            }
+        })
+    }
+
+    /// Closes the connection and ends the process the referee started.
+    pub fn kill(&mut self) {
+        self.conn.close();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for DxpEngine {
+    /// Closes the connection; a process the referee started gets a moment to leave, then is
+    /// killed.
+    fn drop(&mut self) {
+        self.conn.close();
+        if let Some(child) = &mut self.child {
+            let until = Instant::now() + Duration::from_millis(300);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The game budget a GAMEREQ announces, in whole minutes: the clock rounded up, or 50 moves
+/// at a fixed move time; 0 (none) with a depth or node limit only.
+fn budget_minutes(config: &RefereeConfig) -> u16 {
+    let seconds = match config.time_control {
+        Some(TimeControl::Clock { time, .. }) => time,
+        Some(TimeControl::MoveTime(s)) => s * MOVES_PER_BUDGET,
+        None => return 0,
+    };
+    (seconds / 60.0).ceil().clamp(1.0, 999.0) as u16
+}
+
+/// A MOVE in the Hub form the referee reads.
+fn hub_text(m: &DxpMove) -> String {
+    if m.captured.is_empty() {
+        return format!("{}-{}", m.from, m.to);
+    }
+    let mut text = format!("{}x{}", m.from, m.to);
+    for c in &m.captured {
+        text.push_str(&format!("x{c}"));
+    }
+    text
+}
+
+fn unexpected(message: &Message, wanted: &str) -> EngineFailure {
+    EngineFailure::Protocol(format!(
+        "sent a {} where a {wanted} was expected",
+        message.kind().name()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets() {
+        assert_eq!(
+            DxpTarget::parse("127.0.0.1:27531"),
+            Ok(DxpTarget::Address("127.0.0.1:27531".into()))
+        );
+        assert_eq!(
+            DxpTarget::parse("[::1]:1"),
+            Ok(DxpTarget::Address("[::1]:1".into()))
+        );
+        assert_eq!(
+            DxpTarget::parse("polydam dxp --listen {port}"),
+            Ok(DxpTarget::Command(vec![
+                "polydam".into(),
+                "dxp".into(),
+                "--listen".into(),
+                "{port}".into()
+            ]))
+        );
+        assert_eq!(
+            DxpTarget::parse("kingsrow"),
+            Ok(DxpTarget::Command(vec!["kingsrow".into()]))
+        );
+        assert!(DxpTarget::parse("  ").is_err());
+    }
+
+    #[test]
+    fn hub_texts_and_budgets() {
+        let m = DxpMove {
+            seconds: 0,
+            from: 5,
+            to: 25,
+            captured: vec![22, 12],
+        };
+        assert_eq!(hub_text(&m), "5x25x22x12");
+        let quiet = DxpMove {
+            captured: vec![],
+            ..m
+        };
+        assert_eq!(hub_text(&quiet), "5-25");
+        let mut c = RefereeConfig {
+            time_control: Some(TimeControl::Clock {
+                time: 61.0,
+                inc: 0.0,
+            }),
+            depth: None,
+            nodes: None,
+            move_timeout: Duration::from_secs(1),
+            grace: Duration::from_millis(100),
+            max_plies: 10,
+            adjudication: None,
+        };
+        assert_eq!(budget_minutes(&c), 2);
+        c.time_control = Some(TimeControl::MoveTime(0.1));
+        assert_eq!(budget_minutes(&c), 1);
+        c.time_control = None;
+        assert_eq!(budget_minutes(&c), 0);
+    }
+}

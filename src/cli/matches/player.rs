@@ -1,0 +1,102 @@
+//! An engine of a match as the referee drives it, whichever protocol it speaks: Hub over a
+//! child process's pipes ([`HubEngine`]) or DXP over TCP ([`DxpEngine`]).
+
+use std::time::Duration;
+
+use polydam_engine::game::{Game, Side};
+use polydam_engine::record::GameRecord;
+
+use super::dxp_engine::{DxpEngine, DxpTarget};
+use super::engine::{Answer, EngineFailure, EngineSpec, HubEngine};
+use super::pdn::PdnResult;
+use super::referee::RefereeConfig;
+
+/// How an engine is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Hub on the standard input and output of `EngineSpec::command`.
+    Hub,
+    /// DamExchange over TCP (`--engine dxp:...`).
+    Dxp(DxpTarget),
+}
+
+/// What the referee asks of the engine to move.
+pub struct Turn<'a, G: Game> {
+    /// The game so far (from the opening's start position).
+    pub record: &'a GameRecord<G>,
+    /// Hub: the `pos` line.
+    pub pos_line: &'a str,
+    /// Hub: the `level` lines.
+    pub level_lines: &'a [String],
+    /// How long the answer may take.
+    pub timeout: Duration,
+}
+
+/// A running engine.
+#[derive(Debug)]
+pub enum Player {
+    /// A Hub engine.
+    Hub(HubEngine),
+    /// A DXP engine.
+    Dxp(DxpEngine),
+}
+
+impl Player {
+    /// Starts (or connects to) the engine of `spec`; each handshake answer must come within
+    /// `timeout`.
+    pub fn start(spec: &EngineSpec, variant: &str, timeout: Duration) -> Result<Player, String> {
+        match &spec.protocol {
+            Protocol::Hub => HubEngine::start(spec, variant, timeout).map(Player::Hub),
+            Protocol::Dxp(target) => DxpEngine::start(target, timeout).map(Player::Dxp),
+        }
+    }
+
+    /// The name the engine gave (Hub `id name=`), or its program's or address's.
+    pub fn id_name(&self) -> &str {
+        match self {
+            Player::Hub(e) => &e.id_name,
+            Player::Dxp(e) => &e.id_name,
+        }
+    }
+
+    /// Starts a game from `opening` (its last position), `opening_plies` into the record, with
+    /// the engine playing `side`.
+    pub fn new_game<G: Game>(
+        &mut self,
+        opening: &GameRecord<G>,
+        side: Side,
+        config: &RefereeConfig,
+    ) -> Result<(), EngineFailure> {
+        match self {
+            Player::Hub(e) => e.new_game(),
+            Player::Dxp(e) => {
+                e.new_game::<G>(opening.current(), opening.moves().len(), side, config)
+            }
+        }
+    }
+
+    /// The engine's move.
+    pub fn think<G: Game>(&mut self, turn: &Turn<'_, G>) -> Result<Answer, EngineFailure> {
+        match self {
+            Player::Hub(e) => e.think(turn.pos_line, turn.level_lines, turn.timeout),
+            Player::Dxp(e) => e.think(turn.record, turn.timeout),
+        }
+    }
+
+    /// Tells the engine the game is over (DXP: GAMEEND and its confirmation); `false` when
+    /// the engine should be restarted before its next game.
+    pub fn game_over(&mut self, result: PdnResult, side: Side) -> bool {
+        match self {
+            Player::Hub(_) => true,
+            Player::Dxp(e) => e.game_over(result, side),
+        }
+    }
+
+    /// Ends the engine at once.
+    pub fn kill(&mut self) {
+        match self {
+            Player::Hub(e) => e.kill(),
+            Player::Dxp(e) => e.kill(),
+        }
+    }
+}
