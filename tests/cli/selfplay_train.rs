@@ -183,7 +183,7 @@ fn turkish_selfplay_data_trains_the_line_patterns() {
     ];
     let o = polydam(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // No --features: the orthogonal family's only set, its line patterns, is the default.
+    // No --features: the orthogonal family's first set, its line patterns, is the default.
     let args = [
         "train", data, "--epochs", "1", "-v", "turkish",
         // The 30-ply games are adjudicated draws: without the search score in the target
@@ -193,15 +193,37 @@ fn turkish_selfplay_data_trains_the_line_patterns() {
     let o = polydam(&args);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("(orthogonal-lines-v1-16men)"), "{out}");
+    assert!(out.contains("(orthogonal-lines-v2-16men)"), "{out}");
     let w = text(Path::new(weights));
     assert!(
-        w.contains("\nfeature-set orthogonal-lines-v1-16men\nvariant turkish\n"),
+        w.contains("\nfeature-set orthogonal-lines-v2-16men\nvariant turkish\n"),
         "{w}"
     );
-    assert!(w.contains("\nfeatures 210021\n"), "{w}");
+    assert!(w.contains("\nfeatures 210277\n"), "{w}");
     assert!(w.lines().any(|l| l.ends_with(" bias")), "{w}");
     assert!(w.lines().any(|l| l.contains(" mid-rank")), "{w}");
+    // The smaller piece-square set trains on the same data when asked for.
+    let args = [
+        "train",
+        data,
+        "--epochs",
+        "1",
+        "-v",
+        "turkish",
+        "--features",
+        "psq",
+        "--lambda",
+        "0.5",
+        "--names",
+        "-o",
+        weights,
+    ];
+    let o = polydam(&args);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("(orthogonal-psq-v1-16men)"), "{out}");
+    let w = text(Path::new(weights));
+    assert!(w.contains("\nfeatures 581\n"), "{w}");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -356,19 +378,6 @@ fn bad_training_input_is_refused_clearly() {
             "patterns",
         ],
         "no 'patterns' feature set for seesaw-5 (its family has psq",
-    );
-    fails_with(
-        &[
-            "train",
-            &bad,
-            "-o",
-            w,
-            "--variant",
-            "turkish",
-            "--features",
-            "psq",
-        ],
-        "no 'psq' feature set for turkish (its family has patterns",
     );
     fails_with(
         &["train", &bad, "-o", w, "--features", "nosuch"],

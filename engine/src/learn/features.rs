@@ -9,8 +9,9 @@
 //! patterns are numbered and listed by [`crate::diagonal::learned`], which the evaluation
 //! reads its shipped weights through; `psq` is for training only (see `docs/training.md`).
 //!
-//! The orthogonal family has one, its `patterns`: `orthogonal-lines-v1` (the 8 ranks and 8
-//! files, 3^8 states each, middle-game and endgame tables, plus material counts), numbered and
+//! The orthogonal family has one, its `patterns`: `orthogonal-lines-v2` (the 8 ranks and 8
+//! files, 3^8 states each, and kings by square, middle-game and endgame tables, plus material
+//! counts), numbered and
 //! listed by [`crate::orthogonal::learned`].
 //!
 //! Seesaw Draughts has one, its `psq`: `stacks-psq-v1` (own and opponent stacks by size bucket
@@ -252,31 +253,39 @@ impl<R: Rules> Features for Diagonal<R> {
     }
 }
 
-/// The orthogonal family has its patterns only: `orthogonal-lines-v1` (see
-/// [`crate::orthogonal::learned`]), whatever `kind` says.
+/// The orthogonal family has two sets: its `patterns`, `orthogonal-lines-v2` (the default),
+/// and `psq`, `orthogonal-psq-v1` (men and kings by square); see [`crate::orthogonal::learned`].
 impl<R: orthogonal::rules::Rules> Features for Orthogonal<R> {
     fn feature_kinds() -> &'static [FeatureKind] {
-        &[FeatureKind::Patterns]
+        &[FeatureKind::Patterns, FeatureKind::Psq]
     }
 
-    fn feature_set(_kind: FeatureKind) -> String {
-        LineLayout::of::<R>().name()
+    fn feature_set(kind: FeatureKind) -> String {
+        ortho_layout::<R>(kind).name()
     }
 
-    fn feature_count(_kind: FeatureKind) -> usize {
-        LineLayout::of::<R>().total()
+    fn feature_count(kind: FeatureKind) -> usize {
+        ortho_layout::<R>(kind).total()
     }
 
-    fn features(_kind: FeatureKind, pos: &orthogonal::Position, out: &mut Vec<u32>) {
-        lines::active_features::<R>(pos, |i| out.push(i as u32));
+    fn features(kind: FeatureKind, pos: &orthogonal::Position, out: &mut Vec<u32>) {
+        lines::active_features_in(ortho_layout::<R>(kind), pos, |i| out.push(i as u32));
     }
 
-    fn feature_name(_kind: FeatureKind, index: usize) -> String {
-        LineLayout::of::<R>().feature_name(index)
+    fn feature_name(kind: FeatureKind, index: usize) -> String {
+        ortho_layout::<R>(kind).feature_name(index)
     }
 
     fn hand_evaluation(pos: &orthogonal::Position) -> i32 {
         orthogonal::eval::hand_evaluate::<R>(pos)
+    }
+}
+
+/// The orthogonal layout of `kind`: the lines for `patterns`, piece-square for `psq`.
+fn ortho_layout<R: orthogonal::rules::Rules>(kind: FeatureKind) -> LineLayout {
+    match kind {
+        FeatureKind::Patterns => LineLayout::of::<R>(),
+        FeatureKind::Psq => LineLayout::psq_of::<R>(),
     }
 }
 
@@ -443,21 +452,23 @@ mod tests {
     }
 
     #[test]
-    fn orthogonal_variants_have_the_line_patterns_only() {
+    fn orthogonal_variants_have_lines_and_piece_squares() {
         use crate::orthogonal::rules::{Dameo, Turkish};
         type T = Orthogonal<Turkish>;
         let p = FeatureKind::Patterns;
-        assert_eq!(T::feature_kinds(), &[p]);
-        assert_eq!(T::feature_set(p), "orthogonal-lines-v1-16men");
-        assert_eq!(T::feature_count(p), 2 * 16 * 6561 + 1 + 4 * 17);
+        assert_eq!(T::feature_kinds(), &[p, FeatureKind::Psq]);
+        assert_eq!(T::feature_set(FeatureKind::Psq), "orthogonal-psq-v1-16men");
+        assert_eq!(T::feature_count(FeatureKind::Psq), 8 * 64 + 1 + 4 * 17);
+        assert_eq!(T::feature_set(p), "orthogonal-lines-v2-16men");
+        assert_eq!(T::feature_count(p), 2 * 16 * 6561 + 4 * 64 + 1 + 4 * 17);
         assert_eq!(
             Orthogonal::<Dameo>::feature_set(p),
-            "orthogonal-lines-v1-18men"
+            "orthogonal-lines-v2-18men"
         );
         // The twin (colours swapped, board turned, the other side to move) has the same
         // features; the same board with the other side to move does not.
         let f = sorted::<T>(p, "W:Wa2,Kc5,d3:Bb7,h6");
-        assert_eq!(f.len(), 16 + 5);
+        assert_eq!(f.len(), 16 + 1 + 5);
         assert_eq!(f, sorted::<T>(p, "B:Wa3,g2:Be6,Kf4,h7"));
         assert_ne!(f, sorted::<T>(p, "B:Wa2,Kc5,d3:Bb7,h6"));
         assert_eq!(T::feature_name(p, T::feature_count(p) - 1), "opp-kings=16");

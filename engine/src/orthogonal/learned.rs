@@ -1,13 +1,14 @@
 //! The learned evaluation of the orthogonal family: weights of rank and file patterns and
 //! material counts fitted by `polydam train` to self-play games (see `docs/training.md`).
 //!
-//! The feature set is `orthogonal-lines-v1`, seen from the side to move (for Black the board
+//! The feature set is `orthogonal-lines-v2`, seen from the side to move (for Black the board
 //! is turned half a turn, bit `i` becoming bit `63 - i`, so that one table serves both
 //! colours): for each game phase (0 the middle game, 1 the endgame) and each of the 16 lines
 //! of the board (the 8 ranks, then the 8 files), one weight per line state, the base-3 number
-//! of its 8 squares (digit 0 empty or a king, 1 own man, 2 opponent man); then a bias and
-//! one-hot counts of own men, opponent men, own kings and opponent kings (0 to the men a side
-//! starts with, larger counts clamped). The middle-game tables are used while more men than
+//! of its 8 squares (digit 0 empty or a king, 1 own man, 2 opponent man); then, per phase, own
+//! and opponent kings by square (the lines leave kings out, and a flying king's worth depends
+//! on where it stands); then a bias and one-hot counts of own men, opponent men, own kings and
+//! opponent kings (0 to the men a side starts with, larger counts clamped). The middle-game tables are used while more men than
 //! one side starts with are on the board, kings not counted. [`LineLayout`] numbers the
 //! features; [`active_features`] lists a position's, and [`Learned::evaluate`] sums their
 //! weights.
@@ -42,7 +43,9 @@ const LINE_KINDS: [&str; 2] = ["rank", "file"];
 /// The phase names, for feature names.
 const PHASES: [&str; 2] = ["mid", "end"];
 
-/// The numbering of `orthogonal-lines-v1` in a variant whose sides start with `men` men.
+/// The numbering of a feature set in a variant whose sides start with `men` men:
+/// `orthogonal-lines-v2` (`lines`: the line tables, then kings by square) or
+/// `orthogonal-psq-v1` (no lines: kings, then men, by square).
 ///
 /// Lines are side-relative: rank 0 is the side to move's first rank (rank 1 for White, rank
 /// 8 for Black), file 0 its left-hand file (a for White, h for Black). A rank's digits are
@@ -51,6 +54,9 @@ const PHASES: [&str; 2] = ["mid", "end"];
 pub struct LineLayout {
     /// Men a side starts with: the phase threshold and the largest count.
     pub men: usize,
+    /// Whether the set has the line tables (`orthogonal-lines-v2`); without them it has men
+    /// by square instead (`orthogonal-psq-v1`).
+    pub lines: bool,
 }
 
 impl LineLayout {
@@ -59,13 +65,49 @@ impl LineLayout {
     pub const fn of<R: Rules>() -> LineLayout {
         LineLayout {
             men: const { men_per_side::<R>() },
+            lines: true,
         }
     }
 
-    /// The feature set's name: `orthogonal-lines-v1-16men` (the men per side are part of it,
-    /// so that weights are never read for a variant with another start).
+    /// The piece-square layout of variant `R` (`orthogonal-psq-v1`).
+    #[inline(always)]
+    pub const fn psq_of<R: Rules>() -> LineLayout {
+        LineLayout {
+            men: const { men_per_side::<R>() },
+            lines: false,
+        }
+    }
+
+    /// The feature set's name: `orthogonal-lines-v2-16men` or `orthogonal-psq-v1-16men` (the
+    /// men per side are part of it, so that weights are never read for a variant with another
+    /// start).
     pub fn name(self) -> String {
-        format!("orthogonal-lines-v1-{}men", self.men)
+        if self.lines {
+            format!("orthogonal-lines-v2-{}men", self.men)
+        } else {
+            format!("orthogonal-psq-v1-{}men", self.men)
+        }
+    }
+
+    /// Where the piece-square tables start: after both phases' line tables, if any.
+    #[inline(always)]
+    fn squares_at(self) -> usize {
+        if self.lines {
+            2 * LINES * LINE_STATES
+        } else {
+            0
+        }
+    }
+
+    /// The piece-square tables per phase: own and opponent kings, then (without lines) own
+    /// and opponent men.
+    #[inline(always)]
+    fn groups(self) -> usize {
+        if self.lines {
+            2
+        } else {
+            4
+        }
     }
 
     /// The index of line `line` in state `state` in phase `phase`.
@@ -74,10 +116,19 @@ impl LineLayout {
         (phase * LINES + line) * LINE_STATES + state
     }
 
-    /// The index of the bias, after the line tables.
+    /// The index of a king (`man` false) or man (`man` true, piece-square set only) of the
+    /// side to move (`opp` false) or of the opponent (`opp` true) on side-relative square
+    /// `sq` in phase `phase`, after the line tables.
+    #[inline(always)]
+    pub fn piece(self, phase: usize, man: bool, opp: bool, sq: usize) -> usize {
+        let group = 2 * usize::from(man) + usize::from(opp);
+        self.squares_at() + (phase * self.groups() + group) * 64 + sq
+    }
+
+    /// The index of the bias, after the piece-square tables.
     #[inline(always)]
     pub fn bias(self) -> usize {
-        2 * LINES * LINE_STATES
+        self.squares_at() + 2 * self.groups() * 64
     }
 
     /// The bias and the material counts that end the set.
@@ -105,7 +156,20 @@ impl LineLayout {
     /// squares in order: `.` empty or a king, `x` own man, `o` opponent man), `bias`,
     /// `own-men=12`, ...; `unused-N` past the end.
     pub fn feature_name(self, index: usize) -> String {
-        if index < self.bias() {
+        if (self.squares_at()..self.bias()).contains(&index) {
+            let i = index - self.squares_at();
+            let (table, sq) = (i / 64, i % 64);
+            let group = table % self.groups();
+            let owner = ["own", "opp"][group % 2];
+            let piece = ["king", "man"][group / 2];
+            let (rank, file) = (sq / 8, sq % 8);
+            format!(
+                "{}-{owner}-{piece}-{}{}",
+                PHASES[table / self.groups()],
+                file,
+                rank
+            )
+        } else if index < self.bias() {
             let table = index / LINE_STATES;
             let mut state = index % LINE_STATES;
             let mut squares = String::with_capacity(8);
@@ -185,37 +249,64 @@ pub fn line_states(own: u64, opp: u64) -> [usize; LINES] {
     out
 }
 
-/// The side-relative men of `pos` (own, opponent; Black's board turned half a turn) and its
-/// counts: own men, opponent men, own kings, opponent kings.
+/// The side-relative men and kings of `pos` (own, opponent; Black's board turned half a
+/// turn) and its counts: own men, opponent men, own kings, opponent kings.
 #[inline(always)]
-fn view(pos: &Position) -> ([u64; 2], [u32; 4]) {
+fn view(pos: &Position) -> ([u64; 2], [u64; 2], [u32; 4]) {
     let s = pos.side.index();
     let (own, opp) = (pos.pieces[s], pos.pieces[1 - s]);
     let (own_men, opp_men) = (own & !pos.kings, opp & !pos.kings);
+    let (own_kings, opp_kings) = (own & pos.kings, opp & pos.kings);
     let counts = [
         own_men.count_ones(),
         opp_men.count_ones(),
-        (own & pos.kings).count_ones(),
-        (opp & pos.kings).count_ones(),
+        own_kings.count_ones(),
+        opp_kings.count_ones(),
     ];
-    let men = match pos.side {
-        Side::White => [own_men, opp_men],
-        Side::Black => [own_men.reverse_bits(), opp_men.reverse_bits()],
+    let turn = |b: u64| match pos.side {
+        Side::White => b,
+        Side::Black => b.reverse_bits(),
     };
-    (men, counts)
+    (
+        [turn(own_men), turn(opp_men)],
+        [turn(own_kings), turn(opp_kings)],
+        counts,
+    )
 }
 
-/// Calls `visit` with every active feature of variant `R`'s position `pos`: the 16 lines in
-/// order, the bias, the four counts.
+/// Calls `visit` with the square of every set bit of `bits`.
 #[inline(always)]
-pub fn active_features<R: Rules>(pos: &Position, mut visit: impl FnMut(usize)) {
-    let l = LineLayout::of::<R>();
-    let ([own, opp], c) = view(pos);
-    let phase = l.phase(c[0] + c[1]);
-    for (line, state) in line_states(own, opp).into_iter().enumerate() {
-        visit(l.line(phase, line, state));
+fn each_square(mut bits: u64, mut visit: impl FnMut(usize)) {
+    while bits != 0 {
+        visit(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
     }
+}
+
+/// Calls `visit` with every active feature of position `pos` in layout `l`: the 16 lines in
+/// order (or, without lines, the own men, then the opponent men), the own kings, the
+/// opponent kings, the bias, the four counts.
+#[inline(always)]
+pub fn active_features_in(l: LineLayout, pos: &Position, mut visit: impl FnMut(usize)) {
+    let ([own, opp], [own_k, opp_k], c) = view(pos);
+    let phase = l.phase(c[0] + c[1]);
+    if l.lines {
+        for (line, state) in line_states(own, opp).into_iter().enumerate() {
+            visit(l.line(phase, line, state));
+        }
+    } else {
+        each_square(own, |sq| visit(l.piece(phase, true, false, sq)));
+        each_square(opp, |sq| visit(l.piece(phase, true, true, sq)));
+    }
+    each_square(own_k, |sq| visit(l.piece(phase, false, false, sq)));
+    each_square(opp_k, |sq| visit(l.piece(phase, false, true, sq)));
     l.tail().features(c, visit);
+}
+
+/// [`active_features_in`] the line set of variant `R`.
+#[inline(always)]
+pub fn active_features<R: Rules>(pos: &Position, visit: impl FnMut(usize)) {
+    active_features_in(LineLayout::of::<R>(), pos, visit)
 }
 
 /// A variant's learned weights, ready for the search.
@@ -231,7 +322,12 @@ impl Learned {
     /// The weights of `file` for variant `R`, checked against its feature set (its name, which
     /// holds the men per side, and its size) and its name.
     pub fn from_file<R: Rules>(file: &WeightsFile, source: &str) -> Result<Learned, String> {
-        let layout = LineLayout::of::<R>();
+        let psq = LineLayout::psq_of::<R>();
+        let layout = if file.feature_set == psq.name() {
+            psq
+        } else {
+            LineLayout::of::<R>()
+        };
         let weights =
             FixedWeights::from_file(file, source, &layout.name(), R::NAME, layout.tail())?;
         Ok(Learned { layout, weights })
@@ -253,12 +349,21 @@ impl Learned {
     #[inline(always)]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let l = self.layout;
-        let ([own, opp], c) = view(pos);
-        let table = &self.weights.table[l.line(l.phase(c[0] + c[1]), 0, 0)..];
+        let ([own, opp], [own_k, opp_k], c) = view(pos);
+        let phase = l.phase(c[0] + c[1]);
         let mut sum = 0i32;
-        for (line, state) in line_states(own, opp).into_iter().enumerate() {
-            sum += table[line * LINE_STATES + state] as i32;
+        let squares = &self.weights.table[l.piece(phase, false, false, 0)..];
+        if l.lines {
+            let table = &self.weights.table[l.line(phase, 0, 0)..];
+            for (line, state) in line_states(own, opp).into_iter().enumerate() {
+                sum += table[line * LINE_STATES + state] as i32;
+            }
+        } else {
+            each_square(own, |sq| sum += squares[128 + sq] as i32);
+            each_square(opp, |sq| sum += squares[192 + sq] as i32);
         }
+        each_square(own_k, |sq| sum += squares[sq] as i32);
+        each_square(opp_k, |sq| sum += squares[64 + sq] as i32);
         sum += self.weights.tail_sum(l.tail(), c);
         linear::to_hundredths(sum)
     }
@@ -287,7 +392,11 @@ pub(crate) mod tests {
 
     /// Random weights in -100 .. 100 for `R`'s feature set, with the bias and counts.
     pub(crate) fn random_file<R: Rules>(seed: u64, base: Base) -> WeightsFile {
-        let l = LineLayout::of::<R>();
+        random_file_in::<R>(LineLayout::of::<R>(), seed, base)
+    }
+
+    /// Random weights in -100 .. 100 for layout `l` of `R`.
+    fn random_file_in<R: Rules>(l: LineLayout, seed: u64, base: Base) -> WeightsFile {
         let mut state = seed;
         let weights = (0..l.total())
             .map(|_| {
@@ -330,23 +439,32 @@ pub(crate) mod tests {
         let us = pos.side_to_move();
         let mut states = [0usize; LINES];
         let mut counts = [0u32; 4];
+        let mut kings = Vec::new();
         for (sq, owner, king) in pos.to_setup().pieces {
             let own = owner == us;
             counts[usize::from(!own) + 2 * usize::from(king)] += 1;
-            if king {
-                continue;
-            }
             let (rank, file) = ((sq / 8) as usize, (sq % 8) as usize);
             let (rank, file) = match us {
                 Side::White => (rank, file),
                 Side::Black => (7 - rank, 7 - file),
             };
+            if king {
+                kings.push((!own, rank * 8 + file));
+                continue;
+            }
             let digit = if own { 1 } else { 2 };
             states[rank] += digit * 3usize.pow(file as u32);
             states[8 + file] += digit * 3usize.pow(rank as u32);
         }
         let phase = l.phase(counts[0] + counts[1]);
         let mut out: Vec<usize> = (0..LINES).map(|k| l.line(phase, k, states[k])).collect();
+        // Own kings before the opponent's, each by square.
+        kings.sort_unstable();
+        out.extend(
+            kings
+                .into_iter()
+                .map(|(opp, sq)| l.piece(phase, false, opp, sq)),
+        );
         out.push(l.bias());
         out.extend(
             counts
@@ -426,27 +544,64 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn piece_square_weights_load_and_sum_one_weight_per_piece() {
+        let l = LineLayout::psq_of::<Turkish>();
+        assert_eq!(l.name(), "orthogonal-psq-v1-16men");
+        assert_eq!(l.total(), 8 * 64 + 1 + 4 * 17);
+        let file = random_file_in::<Turkish>(l, 3, Base::None);
+        let learned = Learned::from_file::<Turkish>(&file, "test").expect("psq weights load");
+        let mut with_kings = 0;
+        for seed in 1..=6 {
+            random_game::<Turkish>(seed, 200, |pos| {
+                with_kings += usize::from(pos.kings != 0);
+                let mut f = Vec::new();
+                active_features_in(l, pos, |i| f.push(i));
+                let pieces = (pos.pieces[0] | pos.pieces[1]).count_ones() as usize;
+                assert_eq!(f.len(), pieces + 5);
+                assert!(f.iter().all(|&i| i < l.total()));
+                let mut twin = Vec::new();
+                active_features_in(l, &pos.flipped(), |i| twin.push(i));
+                assert_eq!(f, twin);
+                let sum: f64 = f.iter().map(|&i| file.weights[i]).sum();
+                let got = learned.evaluate(pos);
+                assert!((got as f64 - sum).abs() <= 5.0, "{got} vs {sum}");
+            });
+        }
+        assert!(with_kings > 50, "{with_kings} positions with kings");
+        // A lines file is read with the lines layout, not this one.
+        let lines = random_file::<Turkish>(3, Base::None);
+        assert!(Learned::from_file::<Turkish>(&lines, "x").is_ok());
+    }
+
+    #[test]
     fn the_layout_numbers_and_names_every_feature() {
         let l = LineLayout::of::<Turkish>();
-        assert_eq!(l.name(), "orthogonal-lines-v1-16men");
-        assert_eq!(l.total(), 2 * 16 * 6561 + 1 + 4 * 17);
+        assert_eq!(l.name(), "orthogonal-lines-v2-16men");
+        assert_eq!(l.total(), 2 * 16 * 6561 + 4 * 64 + 1 + 4 * 17);
         assert_eq!(
             LineLayout::of::<Croda>().total(),
-            2 * 16 * 6561 + 1 + 4 * 25
+            2 * 16 * 6561 + 4 * 64 + 1 + 4 * 25
         );
         assert_eq!(
             LineLayout::of::<Dameo>().name(),
-            "orthogonal-lines-v1-18men"
+            "orthogonal-lines-v2-18men"
         );
         assert_eq!(
             LineLayout::of::<Harzdame>().name(),
-            "orthogonal-lines-v1-21men"
+            "orthogonal-lines-v2-21men"
         );
         let names: std::collections::HashSet<String> =
             (0..l.total()).map(|i| l.feature_name(i)).collect();
         assert_eq!(names.len(), l.total());
         assert!(names.iter().all(|n| !n.contains(' ')));
-        for name in ["bias", "own-men=16", "opp-kings=0", "end-file7-oooooooo"] {
+        for name in [
+            "bias",
+            "own-men=16",
+            "opp-kings=0",
+            "end-file7-oooooooo",
+            "mid-own-king-00",
+            "end-opp-king-77",
+        ] {
             assert!(names.contains(name), "{name}");
         }
         // Rank 3, an own man on file 0 and an opponent man on file 3.
@@ -503,7 +658,7 @@ pub(crate) mod tests {
         let err = Learned::from_file::<Turkish>(&file, "x").expect_err("24-men weights");
         assert!(
             err.contains(
-                "feature set 'orthogonal-lines-v1-24men', expected 'orthogonal-lines-v1-16men'"
+                "feature set 'orthogonal-lines-v2-24men', expected 'orthogonal-lines-v2-16men'"
             ),
             "{err}"
         );

@@ -482,10 +482,10 @@ pub(crate) mod tests {
     #[test]
     fn weights_for_another_set_or_variant_are_refused() {
         let mut file = random_file(1, Base::Hand);
-        file.feature_set = "orthogonal-lines-v1-16men".into();
+        file.feature_set = "orthogonal-lines-v2-16men".into();
         let err = Learned::from_file(&file, "x").expect_err("another set");
         assert!(
-            err.contains("feature set 'orthogonal-lines-v1-16men', expected 'stacks-psq-v1'"),
+            err.contains("feature set 'orthogonal-lines-v2-16men', expected 'stacks-psq-v1'"),
             "{err}"
         );
         let mut file = random_file(1, Base::Hand);
