@@ -124,6 +124,9 @@ impl<G: Game> Copy for RootMove<G> {}
 const RFP_DEPTH: i32 = 3;
 /// Its margin per ply of remaining depth, in hundredths of a man.
 const RFP_MARGIN: i32 = 60;
+/// Shallowest remaining depth at which a node without a table move is searched a ply less
+/// (internal iterative reduction).
+const IIR_DEPTH: i32 = 4;
 /// Moves searched at full depth before late-move reductions start (the table move and the
 /// killers, usually).
 const LMR_FIRST_REDUCED: usize = 2;
@@ -815,6 +818,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.frames[p].rest = rest;
                 return e;
             }
+        }
+
+        // Internal iterative reduction: a node the table knows no move for was not searched
+        // before (or failed low everywhere), so it is unlikely to matter; searching it a ply
+        // shallower costs little, and the table move the shallower search leaves orders the
+        // next visit.
+        if tt_index.is_none() && depth.plies() >= IIR_DEPTH {
+            depth -= 1;
         }
 
         if counted.is_some() {
