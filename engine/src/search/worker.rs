@@ -127,6 +127,12 @@ const RFP_MARGIN: i32 = 60;
 /// Shallowest remaining depth at which a node without a table move is searched a ply less
 /// (internal iterative reduction).
 const IIR_DEPTH: i32 = 4;
+/// Deepest remaining depth at which futility pruning skips quiet late moves.
+const FUTILITY_DEPTH: i32 = 2;
+/// Its margin: a fixed part plus a part per ply of remaining depth, in hundredths of a man.
+const FUTILITY_BASE: i32 = 40;
+/// See [`FUTILITY_BASE`].
+const FUTILITY_MARGIN: i32 = 80;
 /// Moves searched at full depth before late-move reductions start (the table move and the
 /// killers, usually).
 const LMR_FIRST_REDUCED: usize = 2;
@@ -828,6 +834,21 @@ impl<'a, G: Game> Worker<'a, G> {
             depth -= 1;
         }
 
+        // Futility pruning: a quiet, unthreatened node evaluated far below alpha will not be
+        // lifted above it by a quiet move that offers no exchange; only its first move and
+        // the moves that hand over a capture (a shot may win material) are searched.
+        let mut futile = false;
+        if !pv_node
+            && !capture_node
+            && !horizon_extension
+            && depth.plies() <= FUTILITY_DEPTH
+            && !alpha.is_decisive()
+            && !G::capture_threat(pos)
+        {
+            let e = *static_eval.get_or_insert_with(|| Score::from_eval(G::evaluate(pos)));
+            futile = e + FUTILITY_BASE + FUTILITY_MARGIN * depth.plies() <= alpha;
+        }
+
         if counted.is_some() {
             // Not pruned after all: list the moves (as many as counted).
             G::generate(pos, Duplicates::Drop, &mut moves);
@@ -877,6 +898,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 ahead_child = self.play_prefetching(pos, &moves[ahead]);
             }
             let mv = moves[i];
+            // Skipped only while a searched move keeps the node from counting as lost.
+            if futile && searched >= 1 && !best.is_loss() && !G::has_capture(&child) {
+                continue;
+            }
             self.enter_child(pos, &mv, &child, ply);
             searched += 1;
 
