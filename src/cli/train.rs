@@ -33,12 +33,12 @@ pub struct TrainOptions {
     /// names another variant are refused.
     #[arg(long, short = 'v')]
     pub variant: Option<String>,
-    /// The feature set: `psq` (piece-square: men and kings by square on diagonal boards;
-    /// stacks by size bucket and square in Seesaw Draughts, tile and stack by cell in hex
-    /// Seesaw, both with middle-game and endgame tables) or `patterns` (board patterns with
-    /// middle-game and endgame tables: 4x4 windows on diagonal boards, ranks and files on
-    /// orthogonal ones); see docs/training.md. Default: the family's first set (`psq`,
-    /// except `patterns` on orthogonal boards, their only set).
+    /// The feature set: `psq` (piece-square: men and kings by square on diagonal and
+    /// orthogonal boards; stacks by size bucket and square in Seesaw Draughts, tile and
+    /// stack by cell in hex Seesaw; all with middle-game and endgame tables) or `patterns`
+    /// (board patterns with middle-game and endgame tables: 4x4 windows on diagonal boards,
+    /// ranks and files and kings by square on orthogonal ones); see docs/training.md.
+    /// Default: the family's first set (`psq`, except `patterns` on orthogonal boards).
     #[arg(long, value_parser = parse_kind)]
     pub features: Option<FeatureKind>,
     /// What the weights are added to: `none`, or `hand` (the family's hand-written
