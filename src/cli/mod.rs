@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod egtb;
 pub mod matches;
 pub mod perft;
 pub mod play;
