@@ -636,13 +636,13 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
                         won.push(pos);
                     }
                 }
-                Some(Wdl::Draw) if drawn.len() < a.drawn => {
-                    // A real defence: the other side has more material.
-                    if weight(&p, 0) != weight(&p, 1)
-                        && p.side(0).count_ones() + p.side(1).count_ones() > 2
-                    {
-                        drawn.push(pos);
-                    }
+                // A real defence: the other side has more material.
+                Some(Wdl::Draw)
+                    if drawn.len() < a.drawn
+                        && weight(&p, 0) != weight(&p, 1)
+                        && p.side(0).count_ones() + p.side(1).count_ones() > 2 =>
+                {
+                    drawn.push(pos);
                 }
                 _ => {}
             }

@@ -682,14 +682,14 @@ fn solve<G: TableGame>(
                     codec::encode_dtc_block(&dists, dtc);
                 }
                 if let Ok(mut st) = stats.lock() {
-                    for k in 0..4 {
-                        st.0[k] += counts[k];
+                    for (total, c) in st.0.iter_mut().zip(counts) {
+                        *total += c;
                     }
                     st.1 = st.1.max(max_dtc);
                     st.2 += capped;
                 }
                 let n = written.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % 256 == 0 {
+                if n.is_multiple_of(256) {
                     (opts.on_event)(BuildEvent::Progress {
                         step: Step::Write,
                         done: n,

@@ -205,8 +205,8 @@ impl ManSquares {
         let mut rank = [0u8; 64];
         let mut square = [0u8; 64];
         let mut r = 0u8;
-        for s in 0..64 {
-            rank[s] = r;
+        for (s, slot) in rank.iter_mut().enumerate() {
+            *slot = r;
             if set & (1u64 << s) != 0 {
                 square[r as usize] = s as u8;
                 r += 1;
