@@ -51,6 +51,11 @@ pub struct SuiteArgs {
     /// Fewest pieces of a position.
     #[arg(long, default_value_t = 3)]
     pub min_pieces: u32,
+    /// Most pieces of the tables the engine plays with (default: `--pieces`). Fewer than the
+    /// positions have makes the search find its way into the tables: with all of them loaded
+    /// the root's table filter plays the game by itself.
+    #[arg(long)]
+    pub play_pieces: Option<u32>,
     /// Table wins to play per variant.
     #[arg(long, default_value_t = 10)]
     pub won: usize,
@@ -106,8 +111,8 @@ pub struct BuildArgs {
     /// Worker threads (default: every core).
     #[arg(long, short = 't')]
     pub threads: Option<usize>,
-    /// Write no distance-to-conversion files (about a third of the disk; the engine then
-    /// plays won endings by search alone).
+    /// Write no distance-to-conversion files (most of the disk: see docs/egtb.md; the engine
+    /// then plays won endings by search alone).
     #[arg(long)]
     pub no_dtc: bool,
     /// No progress bars (one line per slice only).
@@ -601,6 +606,13 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             eprintln!("polydam: warning: {p}");
         }
         let tables: Arc<dyn TableProbe<G>> = Arc::new(set);
+        // The tables the engine plays with: the same, or fewer pieces of them.
+        let playing: Arc<dyn TableProbe<G>> = match a.play_pieces {
+            Some(n) if n < a.pieces => {
+                Arc::new(TableSet::<G>::open(&a.dir, n).map_err(|e| CliError(e.to_string()))?)
+            }
+            _ => Arc::clone(&tables),
+        };
         let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces)
             .into_iter()
             .filter(|m| m.pieces() >= a.min_pieces)
@@ -652,7 +664,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             let mut record = GameRecord::<G>::new(pos);
             let mut searchers = [Searcher::<G>::new(16, 1), Searcher::<G>::new(16, 1)];
             for s in &mut searchers {
-                s.set_tables(Some(Arc::clone(&tables)));
+                s.set_tables(Some(Arc::clone(&playing)));
             }
             while record.moves().len() < a.max_plies {
                 if let Some((outcome, reason)) = record.outcome() {
@@ -711,10 +723,13 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
         }
         writeln!(
             self.out,
-            "{}: {converted}/{} table wins converted, {held}/{} table draws held",
+            "{}: {converted}/{} table wins converted, {held}/{} table draws held \
+             (the engine playing with tables of up to {} pieces, {} s per move)",
             G::NAME,
             won.len(),
-            drawn.len()
+            drawn.len(),
+            playing.max_pieces(),
+            a.movetime
         )
         .map_err(io)?;
         self.totals[0] += converted;
