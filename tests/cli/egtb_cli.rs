@@ -121,6 +121,31 @@ fn egtb_build_resume_verify_and_probe() {
     let chosen: Vec<&str> = probed.lines().filter(|l| l.ends_with('*')).collect();
     assert_eq!(chosen.len(), 1, "{probed}");
     assert!(chosen[0].trim_start().starts_with("41-46"), "{probed}");
+    // analyse says where its score comes from.
+    let analysed = ok(&[
+        "analyse",
+        "-v",
+        "international",
+        "--fen",
+        "W:WK41:BK5",
+        "-d",
+        "3",
+        "--egtb-dir",
+        &d,
+        "--bb-size",
+        "3",
+    ]);
+    assert!(analysed.contains(" tables win dtc 3 tbhits "), "{analysed}");
+    let plain = ok(&[
+        "analyse",
+        "-v",
+        "international",
+        "--fen",
+        "W:WK41:BK5",
+        "-d",
+        "3",
+    ]);
+    assert!(!plain.contains("tables"), "{plain}");
     // Bad requests: a clear message, status 2.
     fails_with(
         &[
