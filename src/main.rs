@@ -46,6 +46,10 @@ enum Command {
     /// Play the engine against itself and write training data: quiet positions with the
     /// game's result and the search score (see docs/training.md).
     Selfplay(Box<cli::selfplay::SelfplayOptions>),
+    /// Endgame tables: build them by retrograde analysis, probe a position, verify them
+    /// (see docs/egtb.md).
+    #[command(subcommand)]
+    Egtb(cli::egtb::EgtbCommand),
     /// Fit the weights of a linear evaluation to selfplay data (logistic regression); prints
     /// the training and validation loss per epoch and writes a weights file.
     Train(Box<cli::train::TrainOptions>),
@@ -75,6 +79,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Dxp(opts) => cli::dxp::run_dxp(&opts, &mut out),
         Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
         Command::Train(o) => cli::train::run_train(&o, &mut out),
+        Command::Egtb(cmd) => cli::egtb::run_egtb(&cmd, &mut out),
     }
 }
 

@@ -7,6 +7,7 @@
 mod bad_input;
 mod dbc_constitutional_rules;
 mod diagonal_rules;
+mod egtb;
 mod endgames;
 mod invariants;
 mod learn_features;

@@ -15,6 +15,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod diagonal;
+pub mod egtb;
 pub mod game;
 pub mod hex;
 pub mod learn;

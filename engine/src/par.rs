@@ -23,3 +23,50 @@ impl<T> SerialSlice<T> for [T] {
         self.chunks(size)
     }
 }
+
+/// Calls `f(scratch, k)` for every `k` in `0..n`, over rayon's threads when the `parallel`
+/// feature is on (each thread with its own scratch from `init`), else one after another.
+#[cfg(feature = "parallel")]
+pub(crate) fn for_each_index<S, I, F>(n: usize, init: I, f: F)
+where
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize) + Sync + Send,
+{
+    (0..n).into_par_iter().for_each_init(init, f);
+}
+
+/// Calls `f(scratch, k)` for every `k` in `0..n`, one after another.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn for_each_index<S, I, F>(n: usize, init: I, f: F)
+where
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize) + Sync + Send,
+{
+    let mut scratch = init();
+    for k in 0..n {
+        f(&mut scratch, k);
+    }
+}
+
+/// Calls `f(k, chunk)` for the `k`-th chunk of `size` elements of `data`, over rayon's threads
+/// when the `parallel` feature is on, else one after another.
+#[cfg(feature = "parallel")]
+pub(crate) fn for_each_chunk_mut<T: Send, F>(data: &mut [T], size: usize, f: F)
+where
+    F: Fn(usize, &mut [T]) + Sync + Send,
+{
+    data.par_chunks_mut(size)
+        .enumerate()
+        .for_each(|(k, c)| f(k, c));
+}
+
+/// Calls `f(k, chunk)` for the `k`-th chunk of `size` elements of `data`, one after another.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn for_each_chunk_mut<T: Send, F>(data: &mut [T], size: usize, f: F)
+where
+    F: Fn(usize, &mut [T]) + Sync + Send,
+{
+    for (k, c) in data.chunks_mut(size).enumerate() {
+        f(k, c);
+    }
+}

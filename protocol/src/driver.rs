@@ -11,6 +11,7 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use polydam_engine::egtb::TableProbe;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
 use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
@@ -98,6 +99,12 @@ pub trait Engine: Send {
     /// Sets the number of search threads.
     fn set_threads(&mut self, threads: usize);
 
+    /// Loads the endgame tables of up to `max_pieces` pieces from `dir` (one subdirectory per
+    /// variant), or drops them (`None`). Returns the problems met (the directory or a slice
+    /// missing or damaged, a variant without tables), one message each; the engine plays on
+    /// with whatever could be loaded.
+    fn set_tables(&mut self, dir: Option<&std::path::Path>, max_pieces: u32) -> Vec<String>;
+
     /// The current position as a card-numbered Hub string (for tests and debugging).
     fn position_text(&self) -> String;
 }
@@ -145,6 +152,7 @@ impl GameVisitor for Open {
             threads: self.threads,
             running: None,
             control: Arc::new(SearchControl::new()),
+            tables: None,
         }))
     }
 }
@@ -158,6 +166,8 @@ struct GameEngine<G: Game> {
     threads: usize,
     running: Option<JoinHandle<Option<Searcher<G>>>>,
     control: Arc<SearchControl>,
+    /// The endgame tables, given to every searcher.
+    tables: Option<Arc<dyn TableProbe<G>>>,
 }
 
 impl<G: Game> GameEngine<G> {
@@ -167,7 +177,11 @@ impl<G: Game> GameEngine<G> {
         self.finish();
         let searcher = match self.searcher.take() {
             Some(s) => s,
-            None => Searcher::try_new(self.hash_mib, self.threads)?,
+            None => {
+                let mut s = Searcher::try_new(self.hash_mib, self.threads)?;
+                s.set_tables(self.tables.clone());
+                s
+            }
         };
         Ok(self.searcher.insert(searcher))
     }
@@ -195,6 +209,8 @@ fn send_info<G: Game>(out: &Output, root: &G::Position, info: &SearchInfo<G>, tr
         nodes: Some(info.nodes),
         time: Some(info.time.as_secs_f64()),
         nps: Some(info.nps),
+        tables: info.root_table.map(|t| t.value.name().to_owned()),
+        tb_hits: (info.table_hits > 0).then_some(info.table_hits),
         pv: (!pv.is_empty()).then(|| pv.join(" ")),
     };
     if !reply.is_empty() {
@@ -407,6 +423,35 @@ impl<G: Game> Engine for GameEngine<G> {
 
     fn position_text(&self) -> String {
         G::hub_position(self.record.current())
+    }
+
+    fn set_tables(&mut self, dir: Option<&std::path::Path>, max_pieces: u32) -> Vec<String> {
+        let mut notes = Vec::new();
+        let tables = match dir {
+            None => None,
+            Some(dir) => match polydam_engine::egtb::open_for::<G>(dir, max_pieces) {
+                Ok(Some(t)) => {
+                    notes.extend(t.problems().iter().map(|p| format!("endgame tables: {p}")));
+                    Some(t)
+                }
+                Ok(None) => {
+                    notes.push(format!(
+                        "endgame tables: none for variant {} (the engine plays without)",
+                        G::NAME
+                    ));
+                    None
+                }
+                Err(e) => {
+                    notes.push(format!("endgame tables: {e} (the engine plays without)"));
+                    None
+                }
+            },
+        };
+        self.tables = tables.clone();
+        if let Ok(s) = self.searcher() {
+            s.set_tables(tables);
+        }
+        notes
     }
 }
 

@@ -28,6 +28,8 @@ pub fn max_threads() -> i64 {
 }
 /// Largest move overhead accepted, in milliseconds.
 pub const MAX_OVERHEAD_MS: i64 = 10_000;
+/// Most pieces of endgame tables `bb-size` accepts (what `polydam egtb build` builds).
+pub const MAX_BB_SIZE: i64 = 7;
 
 /// The current value of every parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +47,11 @@ pub struct Params {
     /// `move-overhead`: milliseconds kept back from every time limit for process and pipe
     /// latency on the client's side.
     pub move_overhead_ms: u64,
+    /// `egtb-dir`: the directory of the endgame tables (one subdirectory per variant, as
+    /// `polydam egtb build` writes them); empty for none.
+    pub egtb_dir: String,
+    /// `bb-size`: the most pieces of the tables loaded (Scan's name); 0 turns them off.
+    pub bb_size: u32,
 }
 
 impl Default for Params {
@@ -56,6 +63,8 @@ impl Default for Params {
             hash_mib: 64,
             ponder: false,
             move_overhead_ms: 10,
+            egtb_dir: String::new(),
+            bb_size: 6,
         }
     }
 }
@@ -75,6 +84,8 @@ pub enum Changed {
     Ponder,
     /// `move-overhead`.
     MoveOverhead,
+    /// `egtb-dir` or `bb-size`.
+    Tables,
 }
 
 fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
@@ -151,6 +162,19 @@ impl Params {
                     max: MAX_OVERHEAD_MS,
                 },
             },
+            ParamDecl {
+                name: "egtb-dir".into(),
+                default: self.egtb_dir.clone(),
+                kind: ParamKind::String,
+            },
+            ParamDecl {
+                name: "bb-size".into(),
+                default: self.bb_size.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: MAX_BB_SIZE,
+                },
+            },
         ]
     }
 
@@ -188,7 +212,10 @@ impl Params {
                         requested_mib: mib as u64,
                         available_mib: max as u64,
                     };
-                    return Err(format!("{refused}; the table stays at {} MiB", self.hash_mib));
+                    return Err(format!(
+                        "{refused}; the table stays at {} MiB",
+                        self.hash_mib
+                    ));
                 }
                 self.hash_mib = usize::try_from(mib).unwrap_or(usize::MAX);
                 Ok(Changed::Hash)
@@ -201,8 +228,17 @@ impl Params {
                 self.move_overhead_ms = parse_int(name, value, 0, MAX_OVERHEAD_MS)? as u64;
                 Ok(Changed::MoveOverhead)
             }
+            "egtb-dir" => {
+                self.egtb_dir = value.trim().to_string();
+                Ok(Changed::Tables)
+            }
+            "bb-size" => {
+                self.bb_size = parse_int(name, value, 0, MAX_BB_SIZE)? as u32;
+                Ok(Changed::Tables)
+            }
             other => Err(format!(
-                "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, move-overhead)",
+                "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, \
+                 move-overhead, egtb-dir, bb-size)",
                 excerpt(other)
             )),
         }

@@ -100,7 +100,8 @@ impl ParamKind {
 }
 
 /// Search progress; every field is optional and only the present ones are printed, in the
-/// order `depth mean-depth score nodes time nps pv`. Non-finite reals are left out.
+/// order `depth mean-depth score nodes time nps tables tbhits pv`. Non-finite reals are left
+/// out.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InfoReply {
     /// Nominal depth reached, in plies (printed as an integer).
@@ -115,6 +116,11 @@ pub struct InfoReply {
     pub time: Option<f64>,
     /// Speed in nodes **per second**; printed in millions with 2 decimals, as Hub wants.
     pub nps: Option<f64>,
+    /// What the endgame tables say of the root (`win`, `draw`, `loss`), when they cover it
+    /// (an extension: clients ignore arguments they do not know).
+    pub tables: Option<String>,
+    /// Nodes scored by the endgame tables (an extension).
+    pub tb_hits: Option<u64>,
     /// The principal variation, moves separated by spaces.
     pub pv: Option<String>,
 }
@@ -129,6 +135,8 @@ impl InfoReply {
             && self.nodes.is_none()
             && self.time.is_none_or(|x| !x.is_finite())
             && self.nps.is_none_or(|x| !x.is_finite())
+            && self.tables.is_none()
+            && self.tb_hits.is_none()
             && self.pv.is_none()
     }
 }
@@ -230,6 +238,12 @@ impl fmt::Display for InfoReply {
         }
         if let Some(nps) = finite(self.nps) {
             write!(f, " nps={:.2}", nps / 1e6)?;
+        }
+        if let Some(tables) = &self.tables {
+            write_strict_pair(f, "tables", tables)?;
+        }
+        if let Some(hits) = self.tb_hits {
+            write!(f, " tbhits={hits}")?;
         }
         if let Some(pv) = &self.pv {
             // Collapse runs of spaces so the list splits cleanly.
@@ -523,6 +537,8 @@ mod tests {
             nodes: Some(1_234_567),
             time: Some(1.5),
             nps: Some(823_044.6),
+            tables: None,
+            tb_hits: None,
             pv: Some("32-28 19-23  28x19x23".to_owned()),
         };
         let text = Reply::Info(info).to_string();
@@ -546,6 +562,8 @@ mod tests {
             nodes: Some(u64::MAX),
             time: Some(0.123),
             nps: Some(12_340_000.0),
+            tables: Some("win".to_owned()),
+            tb_hits: Some(42),
             pv: Some("28x19".to_owned()),
         };
         let line = relex(&Reply::Info(info.clone()));
@@ -562,9 +580,21 @@ mod tests {
         let nps = number("nps").map(|millions| millions * 1e6);
         assert!(nps.is_some_and(|nps| (nps - 12_340_000.0).abs() < 1.0));
         assert_eq!(line.value("pv"), Some("28x19"));
+        assert_eq!(line.value("tables"), Some("win"));
+        assert_eq!(line.value("tbhits"), Some("42"));
         assert_eq!(
             line.args.iter().map(Arg::name).collect::<Vec<_>>(),
-            vec!["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
+            vec![
+                "depth",
+                "mean-depth",
+                "score",
+                "nodes",
+                "time",
+                "nps",
+                "tables",
+                "tbhits",
+                "pv"
+            ]
         );
     }
 

@@ -220,8 +220,11 @@ impl Session {
         let wanted = self.params.variant;
         if self.engine.as_ref().map(|e| e.variant()) != Some(wanted) {
             self.engine = None;
-            let engine = driver::open(wanted, self.params.hash_mib, self.params.threads)
+            let mut engine = driver::open(wanted, self.params.hash_mib, self.params.threads)
                 .map_err(|e| e.to_string())?;
+            for note in load_tables(&self.params, engine.as_mut()) {
+                self.error(note);
+            }
             self.engine = Some(engine);
         }
         self.engine.as_mut().ok_or_else(|| "no engine".to_string())
@@ -308,6 +311,13 @@ impl Session {
                     self.engine = None;
                 }
             }
+            Ok(Changed::Tables) => {
+                if let Some(engine) = self.engine.as_mut() {
+                    for note in load_tables(&self.params, engine.as_mut()) {
+                        self.error(note);
+                    }
+                }
+            }
             Ok(Changed::Numbering | Changed::Ponder | Changed::MoveOverhead) => {}
         }
     }
@@ -361,6 +371,18 @@ pub fn search_limits(level: &LevelCommand, mode: GoMode, overhead: Duration) -> 
     limits.analyze = mode == GoMode::Analyze;
     limits.infinite = level.infinite || (mode == GoMode::Analyze && !limited);
     limits
+}
+
+/// Gives `engine` the endgame tables that `params` ask for (`egtb-dir`, `bb-size`), or none;
+/// returns the problems to report (a directory or table missing or damaged), the engine
+/// playing on with whatever could be loaded.
+fn load_tables(params: &Params, engine: &mut dyn Engine) -> Vec<String> {
+    let dir = params.egtb_dir.trim();
+    if dir.is_empty() || params.bb_size == 0 {
+        engine.set_tables(None, 0)
+    } else {
+        engine.set_tables(Some(std::path::Path::new(dir)), params.bb_size)
+    }
 }
 
 #[cfg(test)]

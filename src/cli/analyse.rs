@@ -31,6 +31,12 @@ pub struct AnalyseOptions {
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
     pub hash_mib: usize,
+    /// Directory of endgame tables to probe (see `polydam egtb build`).
+    #[arg(long)]
+    pub egtb_dir: Option<std::path::PathBuf>,
+    /// Most pieces of the endgame tables loaded (Scan's bb-size).
+    #[arg(long, default_value_t = 6)]
+    pub bb_size: u32,
 }
 
 /// Depth searched when no limit is given.
@@ -61,12 +67,38 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
             limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
         }
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
+        if let Some(dir) = &o.egtb_dir {
+            match polydam_engine::egtb::open_for::<G>(dir, o.bb_size) {
+                Ok(Some(t)) => {
+                    for p in t.problems() {
+                        eprintln!("polydam: warning: endgame tables: {p}");
+                    }
+                    searcher.set_tables(Some(t));
+                }
+                Ok(None) => eprintln!(
+                    "polydam: warning: no endgame tables for {}; searching without",
+                    G::NAME
+                ),
+                Err(e) => eprintln!("polydam: warning: endgame tables: {e}; searching without"),
+            }
+        }
         let control = SearchControl::new();
         let mut write_error = None;
         let out = &mut *self.out;
         let result = searcher.search(&record, &limits, &control, &mut |info: &SearchInfo<G>| {
+            let tables = match (info.root_table, info.table_hits) {
+                (Some(t), hits) => format!(
+                    " tables {}{} tbhits {hits}",
+                    t.value,
+                    t.dtc
+                        .filter(|_| t.value != polydam_engine::egtb::Wdl::Draw)
+                        .map_or(String::new(), |d| format!(" dtc {d}"))
+                ),
+                (None, 0) => String::new(),
+                (None, hits) => format!(" tbhits {hits}"),
+            };
             let line = format!(
-                "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0} pv {}",
+                "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0}{tables} pv {}",
                 info.depth,
                 info.mean_depth,
                 info.seldepth,

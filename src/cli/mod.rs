@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod dxp;
+pub mod egtb;
 pub mod matches;
 pub mod perft;
 pub mod play;

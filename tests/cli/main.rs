@@ -4,6 +4,7 @@
 mod cli_tools;
 mod common;
 mod dxp;
+mod egtb_cli;
 mod hub_bad_input;
 mod match_cli;
 mod play_cli;

@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod notation;
 pub mod patterns;
 pub mod position;
+pub mod retro;
 pub mod rules;
 pub mod setup;
 pub mod view;

@@ -76,6 +76,20 @@ impl Position {
         p
     }
 
+    /// A position from its bitboards with `side` to move, without the evaluation's
+    /// incremental terms: for move generation only (the endgame tables' solver), never to be
+    /// evaluated or searched.
+    pub(crate) fn bare(pieces: [u64; 2], kings: u64, side: Side) -> Position {
+        Position {
+            pieces,
+            kings,
+            side,
+            hash: 0,
+            men_terms: [0, 0],
+            windows: [0; patterns::MAX_WINDOWS],
+        }
+    }
+
     /// The Zobrist key computed from scratch.
     pub fn compute_hash(&self) -> u64 {
         let mut h = if self.side == Side::Black {

@@ -16,6 +16,7 @@ pub mod learned;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod retro;
 pub mod rules;
 pub mod setup;
 pub mod view;

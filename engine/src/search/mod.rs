@@ -35,6 +35,7 @@ pub use memory::{
 pub use tt::{Bound, TranspositionTable, TtHit};
 pub use types::{Depth, Ply, Score, MAX_PLY};
 
+use crate::egtb::probe::{RootTable, TableProbe};
 use crate::game::{Duplicates, Game, MoveStyle};
 use crate::record::GameRecord;
 use limits::TimeBudget;
@@ -61,6 +62,10 @@ pub struct SearchInfo<G: Game> {
     pub nps: f64,
     /// Principal variation: a legal line from the root.
     pub pv: Vec<G::Move>,
+    /// Nodes scored by the endgame tables, all threads.
+    pub table_hits: u64,
+    /// What the endgame tables say of the root, when they cover it.
+    pub root_table: Option<RootTable>,
 }
 
 /// The outcome of a search.
@@ -80,6 +85,10 @@ pub struct SearchResult<G: Game> {
     pub time: Duration,
     /// Principal variation, starting with `best_move`: a legal line from the root.
     pub pv: Vec<G::Move>,
+    /// Nodes scored by the endgame tables, all threads.
+    pub table_hits: u64,
+    /// What the endgame tables say of the root, when they cover it.
+    pub root_table: Option<RootTable>,
 }
 
 /// The legal-move list of `pos` as the search plays (duplicate capture paths dropped).
@@ -123,6 +132,10 @@ pub(crate) struct Shared {
     pub halt: AtomicBool,
     /// Nodes of each thread, published every few hundred nodes.
     pub nodes: Vec<PaddedCounter>,
+    /// Nodes scored by the endgame tables, all threads (published with the nodes).
+    pub table_hits: AtomicU64,
+    /// What the endgame tables say of the root.
+    pub root_table: Option<RootTable>,
 }
 
 /// A counter on its own cache line, so that threads publishing their counts do not slow
@@ -179,6 +192,8 @@ pub struct Searcher<G: Game> {
     /// overshooting the deadline), measured on the previous moves; the time manager sets it
     /// aside for every move still to play.
     move_cost: Duration,
+    /// Endgame tables, probed at the nodes they cover.
+    tables: Option<Arc<dyn TableProbe<G>>>,
 }
 
 impl<G: Game> std::fmt::Debug for Searcher<G> {
@@ -215,6 +230,7 @@ impl<G: Game> Searcher<G> {
             threads,
             heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
             move_cost: Duration::ZERO,
+            tables: None,
         })
     }
 
@@ -254,6 +270,16 @@ impl<G: Game> Searcher<G> {
         self.move_cost
     }
 
+    /// Sets (or, with `None`, removes) the endgame tables the search probes.
+    pub fn set_tables(&mut self, tables: Option<Arc<dyn TableProbe<G>>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame tables the search probes, if any.
+    pub fn tables(&self) -> Option<&Arc<dyn TableProbe<G>>> {
+        self.tables.as_ref()
+    }
+
     /// The shared transposition table.
     pub fn tt(&self) -> &Arc<TranspositionTable> {
         &self.tt
@@ -284,7 +310,12 @@ impl<G: Game> Searcher<G> {
     ) -> SearchResult<G> {
         let started = Instant::now();
         let pos = *root.current();
-        let moves = legal_moves::<G>(&pos);
+        let mut moves = legal_moves::<G>(&pos);
+        // Tables covering the root keep only the moves they prefer (see `egtb::probe`).
+        let root_table = match &self.tables {
+            Some(t) => t.root(&pos, &root.draw_counters(), &mut moves),
+            None => None,
+        };
         let budget = TimeBudget::new(limits, self.move_cost);
         let instant = budget.is_some_and(|b| b.instant) && !limits.infinite;
         let mut limits = *limits;
@@ -315,13 +346,19 @@ impl<G: Game> Searcher<G> {
                 nodes: 0,
                 time: started.elapsed(),
                 pv: Vec::new(),
+                table_hits: 0,
+                root_table,
             };
         }
 
         // One legal move in a game (not an analysis): nothing to think about.
         if moves.len() == 1 && !limits.analyze && !limits.infinite && limits.is_timed() {
             wait_for_release(&clockwork);
-            let score = Score::from_eval(G::evaluate(&pos));
+            let score = self
+                .tables
+                .as_ref()
+                .and_then(|t| t.search_score(&pos, &root.draw_counters()))
+                .unwrap_or_else(|| Score::from_eval(G::evaluate(&pos)));
             return SearchResult {
                 best_move: Some(moves[0]),
                 ponder_move: self.ponder_from_tt(&pos, &moves[0]),
@@ -330,6 +367,8 @@ impl<G: Game> Searcher<G> {
                 nodes: 0,
                 time: started.elapsed(),
                 pv: vec![moves[0]],
+                table_hits: 0,
+                root_table,
             };
         }
 
@@ -339,7 +378,10 @@ impl<G: Game> Searcher<G> {
             nodes: (0..self.threads)
                 .map(|_| PaddedCounter::default())
                 .collect(),
+            table_hits: AtomicU64::new(0),
+            root_table,
         };
+        let tables = self.tables.as_deref();
         let history = root.reversible_hashes();
         let tt: &TranspositionTable = &self.tt;
         let (main_h, helper_h) = self.heuristics.split_at_mut(1);
@@ -363,6 +405,7 @@ impl<G: Game> Searcher<G> {
                         let mut w = Worker::new(
                             i + 1,
                             tt,
+                            tables,
                             shared,
                             clockwork,
                             h,
@@ -380,6 +423,7 @@ impl<G: Game> Searcher<G> {
             let mut main = Worker::new(
                 0,
                 tt,
+                tables,
                 &shared,
                 &clockwork,
                 main_h,
@@ -438,6 +482,8 @@ impl<G: Game> Searcher<G> {
             nodes,
             time: started.elapsed(),
             pv,
+            table_hits: shared.table_hits.load(Ordering::Relaxed),
+            root_table,
         }
     }
 

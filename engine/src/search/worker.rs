@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use super::tt::{Bound, TranspositionTable};
 use super::types::{Depth, Ply, Score, MAX_PLY};
 use super::{Clockwork, Shared, ThreadOutcome};
+use crate::egtb::probe::TableProbe;
 use crate::game::{Duplicates, Game, Outcome};
 use crate::record::{DrawCounters, GameRecord};
 
@@ -148,6 +149,8 @@ fn reduction(depth: i32, n: usize) -> i32 {
 pub(crate) struct Worker<'a, G: Game> {
     id: usize,
     tt: &'a TranspositionTable,
+    tables: Option<&'a dyn TableProbe<G>>,
+    table_hits: u64,
     shared: &'a Shared,
     clock: &'a Clockwork<'a>,
     heur: &'a mut Heuristics<G>,
@@ -179,6 +182,7 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn new(
         id: usize,
         tt: &'a TranspositionTable,
+        tables: Option<&'a dyn TableProbe<G>>,
         shared: &'a Shared,
         clock: &'a Clockwork<'a>,
         heur: &'a mut Heuristics<G>,
@@ -224,6 +228,8 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             id,
             tt,
+            tables,
+            table_hits: 0,
             shared,
             clock,
             heur,
@@ -259,6 +265,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.shared.nodes[self.id]
             .0
             .store(self.nodes, Ordering::Relaxed);
+        self.publish_table_hits();
         if self.shared.halt.load(Ordering::Relaxed) || self.clock.control.is_stopped() {
             self.stopped = true;
             return;
@@ -275,6 +282,16 @@ impl<'a, G: Game> Worker<'a, G> {
         if over_nodes || self.clock.hard_limit_reached() {
             self.stopped = true;
             self.shared.halt.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Adds this thread's table hits since the last call to the shared count.
+    fn publish_table_hits(&mut self) {
+        if self.table_hits > 0 {
+            self.shared
+                .table_hits
+                .fetch_add(self.table_hits, Ordering::Relaxed);
+            self.table_hits = 0;
         }
     }
 
@@ -379,6 +396,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.shared.nodes[self.id]
                     .0
                     .store(self.nodes, Ordering::Relaxed);
+                self.publish_table_hits();
                 let nodes = self.shared.total_nodes();
                 let time = self.clock.started.elapsed();
                 let secs = time.as_secs_f64();
@@ -395,6 +413,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     time,
                     nps: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
                     pv: result.pv.clone(),
+                    table_hits: self.shared.table_hits.load(Ordering::Relaxed),
+                    root_table: self.shared.root_table,
                 });
                 if self.clock.soft_limit_reached() {
                     break;
@@ -417,6 +437,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.shared.nodes[self.id]
             .0
             .store(self.nodes, Ordering::Relaxed);
+        self.publish_table_hits();
         result.nodes = self.nodes;
         if result.score == -Score::INFINITE {
             result.score = Score::DRAW;
@@ -636,6 +657,14 @@ impl<'a, G: Game> Worker<'a, G> {
             if !G::has_move(pos) {
                 return outcome_score(G::no_move_outcome(pos), ply);
             }
+            // Endgame tables at the end of a capture sequence: a capture restarts the
+            // move-count rules, so fresh counters stand for the path's.
+            if let Some(tables) = self.tables {
+                if let Some(score) = tables.search_score(pos, &DrawCounters::start::<G>(pos)) {
+                    self.table_hits += 1;
+                    return score;
+                }
+            }
             return Score::from_eval(G::evaluate(pos));
         }
         let p = ply.index();
@@ -683,6 +712,13 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if p >= MAX_PLY - 1 {
             return Score::from_eval(G::evaluate(pos));
+        }
+        // Endgame tables: an exact value, with the draw rules' counters of this node.
+        if let Some(tables) = self.tables {
+            if let Some(score) = tables.search_score(pos, &self.frames[p].draw) {
+                self.table_hits += 1;
+                return score;
+            }
         }
         // Mate-distance pruning: no line from here can beat a win at the next ply or lose
         // faster than now.
@@ -1027,6 +1063,8 @@ mod tests {
         let shared = Shared {
             halt: AtomicBool::new(false),
             nodes: vec![PaddedCounter::default()],
+            table_hits: std::sync::atomic::AtomicU64::new(0),
+            root_table: None,
         };
         let control = SearchControl::new();
         let clock = Clockwork {
@@ -1054,6 +1092,7 @@ mod tests {
                 let mut worker = Worker::new(
                     0,
                     &tt,
+                    None,
                     &shared,
                     &clock,
                     &mut heur,

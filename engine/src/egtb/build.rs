@@ -1,0 +1,804 @@
+//! The retrograde solver: every slice of up to N pieces, fewest pieces first.
+//!
+//! A slice is solved together with its colour-reversed twin (the same material with the other
+//! side to move), since each one's quiet moves lead into the other. Per position the solver
+//! keeps one byte:
+//!
+//! - the count of quiet moves that stay in the slice whose value is not known yet (or "cannot
+//!   lose", when a move out of the slice already draws);
+//! - once decided, win or loss with its distance to conversion (plies until the winner's best
+//!   line leaves the slice, the loser delaying).
+//!
+//! The first pass decides every position with a capture (captures are compulsory: its value
+//! is the best of its captures', all in smaller slices), without moves, or with a crowning that
+//! wins (crownings lead to the slice with one man fewer, solved before). Then waves: the
+//! positions decided at distance `d` (a bit set) are played backward; a predecessor of a loss
+//! wins at `d + 1`, a predecessor of a win counts one undecided move less and loses at `d + 1`
+//! when none is left. What is undecided when no wave decides anything more is a draw.
+//!
+//! Both passes run in parallel over chunks of positions (rayon, the `parallel` feature), with
+//! the bytes and bit sets updated atomically.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use super::codec::{self, Header, Kind, TableBytes, BLOCK, DONT_CARE, DTC_CAP};
+use super::index::{Material, MenCache, Placement, SliceIndex};
+use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
+use crate::game::Duplicates;
+use crate::par::{for_each_chunk_mut, for_each_index};
+
+/// Position state: an index that is no position.
+const S_INVALID: u8 = 0;
+/// Decided draw (a capture or a crowning that draws at best, and nothing better).
+const S_DRAW: u8 = 1;
+/// Undecided, but a move out of the slice draws: never a loss.
+const S_NOLOSS: u8 = 2;
+/// Undecided with `c` (1..=`MAX_COUNT`) moves inside the slice not yet known to lose: `S_COUNT
+/// + c`.
+const S_COUNT: u8 = 2;
+/// The most quiet moves a position may have (6 flying kings on 10x10 have at most 6 x 17).
+const MAX_COUNT: u8 = 90;
+/// Won at distance `d` (0..=`DTC_CAP`): `S_WIN + d`.
+const S_WIN: u8 = S_COUNT + MAX_COUNT + 1;
+/// Lost at distance `d`: `S_LOSS + d`.
+const S_LOSS: u8 = S_WIN + DTC_CAP + 1;
+
+const _: () = assert!(S_LOSS as u32 + DTC_CAP as u32 <= 255);
+
+/// Positions per chunk of work (a whole number of bit set words and of file blocks).
+const CHUNK: usize = BLOCK;
+
+#[inline]
+fn is_undecided(s: u8) -> bool {
+    (S_NOLOSS..S_WIN).contains(&s)
+}
+
+/// Win/draw/loss of every position of a slice, two bits each, for looking children up while
+/// building and verifying (positions with a capture included).
+#[derive(Debug)]
+pub struct Full {
+    /// The slice's index.
+    pub index: SliceIndex,
+    words: Vec<u64>,
+}
+
+impl Full {
+    fn zeroed(index: SliceIndex) -> Full {
+        Full {
+            index,
+            words: vec![0x5555_5555_5555_5555; index.size.div_ceil(32) as usize],
+        }
+    }
+
+    /// The value of index `i`.
+    #[inline]
+    pub fn get(&self, i: u64) -> Wdl {
+        Wdl::from_code((self.words[(i / 32) as usize] >> (2 * (i % 32))) as u8)
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+/// Writes `values` (codes 0..=2, one per position) into a block's words.
+fn pack(words: &mut [u64], values: &[u8]) {
+    for (w, vals) in words.iter_mut().zip(values.chunks(32)) {
+        let mut x = 0u64;
+        for (k, &v) in vals.iter().enumerate() {
+            x |= ((v & 3) as u64) << (2 * k);
+        }
+        *w = x;
+    }
+}
+
+/// The solved slices that children are looked up in.
+pub struct Lookup<G: TableGame> {
+    slices: Vec<Option<Arc<Full>>>,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: TableGame> Default for Lookup<G> {
+    fn default() -> Self {
+        Lookup {
+            slices: vec![None; Material::IDS],
+            _game: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<G: TableGame> Lookup<G> {
+    /// Whether `m` is held.
+    pub fn has(&self, m: Material) -> bool {
+        self.slices[m.id()].is_some()
+    }
+
+    /// Adds a solved slice.
+    pub fn insert(&mut self, full: Arc<Full>) {
+        let id = full.index.material.id();
+        self.slices[id] = Some(full);
+    }
+
+    /// Forgets a slice.
+    pub fn remove(&mut self, m: Material) {
+        self.slices[m.id()] = None;
+    }
+
+    /// The held slice of `m`.
+    pub fn get(&self, m: Material) -> Option<&Arc<Full>> {
+        self.slices[m.id()].as_ref()
+    }
+
+    /// Bytes held by every slice.
+    pub fn bytes(&self) -> usize {
+        self.slices.iter().flatten().map(|f| f.bytes()).sum()
+    }
+
+    /// The value of `p` for its side to move: a terminal result, or its slice's entry
+    /// (`None` when that slice is not held).
+    #[inline]
+    pub fn value(&self, p: &Placement) -> Option<Wdl> {
+        if let Some(o) = G::terminal(p) {
+            return Some(Wdl::of(o));
+        }
+        let full = self.slices[p.material().id()].as_ref()?;
+        Some(full.get(full.index.rank(G::board(), p)))
+    }
+
+    /// The best value of the children of `p` by `moves` (all of them leaving the slice, or
+    /// looked up anyway), from `p`'s side to move's view; `Err` names a slice not held.
+    pub fn best_of(&self, p: &Placement, moves: &[G::Move]) -> Result<Wdl, Material> {
+        let mut best = Wdl::Loss;
+        for mv in moves {
+            let child = G::child_of(p, mv);
+            let v = self.value(&child).ok_or_else(|| child.material())?.flip();
+            if v > best {
+                best = v;
+                if best == Wdl::Win {
+                    break;
+                }
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// What a build reports as it goes.
+#[derive(Debug)]
+pub enum BuildEvent<'a> {
+    /// A slice (and its twin) is about to be solved.
+    Begin {
+        /// The slice, then its twin if it has one.
+        materials: &'a [Material],
+        /// Positions in all of them.
+        positions: u64,
+    },
+    /// Progress of the current step: `done` of `total` units.
+    Progress {
+        /// The step.
+        step: Step,
+        /// Units done.
+        done: u64,
+        /// Units in all.
+        total: u64,
+    },
+    /// A slice was solved and written.
+    Done(&'a SliceReport),
+    /// A slice's files were there already and are kept.
+    Kept(Material),
+}
+
+/// A step of solving or loading a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The first pass (positions).
+    Init,
+    /// The waves (wave number as `done`, no known total).
+    Waves,
+    /// Coding and writing the files (blocks).
+    Write,
+    /// Reading a kept slice back for looking up (positions).
+    Load,
+}
+
+/// The figures of one solved slice.
+#[derive(Clone, Debug)]
+pub struct SliceReport {
+    /// The slice.
+    pub material: Material,
+    /// Its positions (indices).
+    pub positions: u64,
+    /// Won, drawn and lost positions without a capture; don't-care positions.
+    pub counts: [u64; 4],
+    /// The longest distance to conversion.
+    pub max_dtc: u8,
+    /// Positions whose distance exceeded [`DTC_CAP`] (stored as the cap).
+    pub capped: u64,
+    /// Waves run for this slice and its twin.
+    pub waves: u32,
+    /// Seconds spent on this slice and its twin (both report the same).
+    pub seconds: f64,
+    /// Bytes of working memory for the slice and its twin.
+    pub working_bytes: u64,
+    /// Bytes of solved slices held for looking up, this one included.
+    pub lookup_bytes: u64,
+    /// Size of the `.wdl` file.
+    pub wdl_bytes: u64,
+    /// Size of the `.dtc` file (0 without one).
+    pub dtc_bytes: u64,
+}
+
+/// What to build.
+pub struct BuildOptions<'a> {
+    /// The directory holding one subdirectory per variant.
+    pub dir: PathBuf,
+    /// The most pieces.
+    pub pieces: u32,
+    /// Whether to write distance-to-conversion files too.
+    pub dtc: bool,
+    /// Build only these slices and those they lead to (empty: every slice).
+    pub only: Vec<Material>,
+    /// Called with progress; must be cheap.
+    pub on_event: &'a (dyn Fn(BuildEvent<'_>) + Sync),
+}
+
+/// The path of a slice's file of kind `kind` in the variant directory `vdir`.
+pub fn slice_path(vdir: &Path, m: Material, kind: Kind) -> PathBuf {
+    vdir.join(format!("{}.{}", m.name(), kind.extension()))
+}
+
+/// Whether the slice's files are present with a valid header (the checksum is checked when
+/// the file is read back).
+fn is_built<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
+    let ok = |kind: Kind| -> bool {
+        let path = slice_path(vdir, m, kind);
+        let Ok(mut f) = std::fs::File::open(&path) else {
+            return false;
+        };
+        let mut head = vec![0u8; codec::HEADER_BYTES];
+        if std::io::Read::read_exact(&mut f, &mut head).is_err() {
+            return false;
+        }
+        Header::parse(&head, &path, kind, G::NAME, m).is_ok()
+    };
+    ok(Kind::Wdl) && (!dtc || ok(Kind::Dtc))
+}
+
+/// Builds every slice of up to `opts.pieces` pieces of `G` that is not built yet, in order;
+/// returns the reports of the slices solved.
+pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, EgtbError> {
+    let vdir = variant_dir(&opts.dir, G::NAME);
+    std::fs::create_dir_all(&vdir).map_err(|e| EgtbError::io(&vdir, e))?;
+    let order = needed::<G>(opts.pieces, &opts.only);
+    let mut lookup = Lookup::<G>::default();
+    // Slices kept from an earlier run, not read back yet.
+    let mut unread: Vec<Material> = Vec::new();
+    let mut reports = Vec::new();
+    let mut done: Vec<Material> = Vec::new();
+    for &m in &order {
+        if done.contains(&m) {
+            continue;
+        }
+        let twin = m.mirror();
+        let comp: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
+        done.extend_from_slice(&comp);
+        if comp.iter().all(|&c| is_built::<G>(&vdir, c, opts.dtc)) {
+            for &c in &comp {
+                (opts.on_event)(BuildEvent::Kept(c));
+                unread.push(c);
+            }
+            continue;
+        }
+        // Everything before is needed to look children up: read back what an earlier run left.
+        for &u in &unread {
+            let full = load_full::<G>(&vdir, u, &lookup, opts.on_event)?;
+            lookup.insert(Arc::new(full));
+        }
+        unread.clear();
+        // A slice of the top piece count is needed only by the next men count's crownings.
+        let (n, men) = (m.pieces(), m.total_men());
+        if n == opts.pieces {
+            for &old in &order {
+                if old.pieces() == n && old.total_men() + 1 < men {
+                    lookup.remove(old);
+                }
+            }
+        }
+        let solved = solve::<G>(&vdir, &comp, &lookup, opts)?;
+        for (full, report) in solved {
+            lookup.insert(Arc::new(full));
+            reports.push(report);
+        }
+    }
+    Ok(reports)
+}
+
+/// Whether a position of material `m` can arise from one of `target` (or of its twin): no
+/// side ever gains a man or a piece. A superset of what play reaches, tight enough to build a
+/// few slices alone.
+pub fn descends(m: Material, target: Material) -> bool {
+    let fits = |a: (u8, u8), b: (u8, u8)| a.0 <= b.0 && a.0 + a.1 <= b.0 + b.1;
+    let side = |x: Material, k: usize| (x.men[k], x.kings[k]);
+    (fits(side(m, 0), side(target, 0)) && fits(side(m, 1), side(target, 1)))
+        || (fits(side(m, 0), side(target, 1)) && fits(side(m, 1), side(target, 0)))
+}
+
+/// The slices of up to `pieces` pieces in build order, restricted to those that `only`'s
+/// slices lead to when `only` is not empty.
+pub fn needed<G: TableGame>(pieces: u32, only: &[Material]) -> Vec<Material> {
+    slices::<G>(pieces)
+        .into_iter()
+        .filter(|&m| only.is_empty() || only.iter().any(|&t| descends(m, t)))
+        .collect()
+}
+
+/// Per-slice working state.
+struct Work {
+    index: SliceIndex,
+    state: Vec<AtomicU8>,
+    waves: [Vec<AtomicU64>; 2],
+    dont_care: Vec<AtomicU64>,
+}
+
+impl Work {
+    fn new(index: SliceIndex) -> Work {
+        let n = index.size as usize;
+        let words = n.div_ceil(64);
+        let bits = || (0..words).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+        Work {
+            index,
+            state: (0..n).map(|_| AtomicU8::new(S_INVALID)).collect(),
+            waves: [bits(), bits()],
+            dont_care: bits(),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.state.len() as u64 + 3 * 8 * self.dont_care.len() as u64
+    }
+}
+
+/// Records the first error of a parallel pass.
+struct FirstError(Mutex<Option<EgtbError>>, AtomicBool);
+
+impl FirstError {
+    fn new() -> Self {
+        FirstError(Mutex::new(None), AtomicBool::new(false))
+    }
+    fn set(&self, e: EgtbError) {
+        self.1.store(true, Ordering::Relaxed);
+        if let Ok(mut slot) = self.0.lock() {
+            slot.get_or_insert(e);
+        }
+    }
+    fn failed(&self) -> bool {
+        self.1.load(Ordering::Relaxed)
+    }
+    fn take(self) -> Result<(), EgtbError> {
+        match self.0.into_inner() {
+            Ok(Some(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn missing(vdir: &Path, m: Material) -> EgtbError {
+    EgtbError::Missing {
+        path: slice_path(vdir, m, Kind::Wdl),
+    }
+}
+
+/// Why the first pass cannot decide a position.
+enum Undecidable {
+    /// A child's slice is not held.
+    Missing(Material),
+    /// More quiet moves than a state byte can count.
+    TooManyMoves(u32),
+}
+
+impl From<Material> for Undecidable {
+    fn from(m: Material) -> Self {
+        Undecidable::Missing(m)
+    }
+}
+
+/// The first-pass state of index `i`, and whether the position is don't-care.
+#[inline]
+fn first_state<G: TableGame>(
+    work_index: &SliceIndex,
+    lookup: &Lookup<G>,
+    i: u64,
+    (moves, cache): &mut (Vec<G::Move>, MenCache),
+) -> Result<(u8, bool), Undecidable> {
+    let board = G::board();
+    let Some(p) = work_index.unrank_cached(board, i, cache) else {
+        return Ok((S_INVALID, true));
+    };
+    let decided = |o| match Wdl::of(o) {
+        Wdl::Win => S_WIN,
+        Wdl::Loss => S_LOSS,
+        Wdl::Draw => S_DRAW,
+    };
+    if let Some(o) = G::terminal(&p) {
+        return Ok((decided(o), true));
+    }
+    let pos = G::position_of(&p);
+    if let Some(o) = G::decided(&pos) {
+        return Ok((decided(o), true));
+    }
+    G::generate(&pos, Duplicates::Drop, moves);
+    let moves: &[G::Move] = moves;
+    if moves.is_empty() {
+        return Ok((decided(G::no_move_outcome(&pos)), false));
+    }
+    if G::is_capture(&moves[0]) {
+        let s = match lookup.best_of(&p, moves)? {
+            Wdl::Win => S_WIN + 1,
+            Wdl::Draw => S_DRAW,
+            Wdl::Loss => S_LOSS + 1,
+        };
+        return Ok((s, true));
+    }
+    let mut count = 0u32;
+    let mut draw = false;
+    for mv in moves.iter() {
+        if G::stays(mv) {
+            count += 1;
+            continue;
+        }
+        let child = G::child_of(&p, mv);
+        match lookup.value(&child).ok_or_else(|| child.material())? {
+            Wdl::Loss => return Ok((S_WIN + 1, false)),
+            Wdl::Draw => draw = true,
+            Wdl::Win => {}
+        }
+    }
+    if count > MAX_COUNT as u32 {
+        return Err(Undecidable::TooManyMoves(count));
+    }
+    let s = match (count, draw) {
+        (0, true) => S_DRAW,
+        (0, false) => S_LOSS + 1,
+        (_, true) => S_NOLOSS,
+        (c, false) => S_COUNT + c as u8,
+    };
+    Ok((s, false))
+}
+
+/// Solves one slice and its twin (`comp`), writes their files, returns their full values and
+/// reports.
+fn solve<G: TableGame>(
+    vdir: &Path,
+    comp: &[Material],
+    lookup: &Lookup<G>,
+    opts: &BuildOptions<'_>,
+) -> Result<Vec<(Full, SliceReport)>, EgtbError> {
+    let started = Instant::now();
+    let board = G::board();
+    let works: Vec<Work> = comp
+        .iter()
+        .map(|&m| Work::new(SliceIndex::new(board, m)))
+        .collect();
+    let positions: u64 = works.iter().map(|w| w.index.size).sum();
+    (opts.on_event)(BuildEvent::Begin {
+        materials: comp,
+        positions,
+    });
+    let working_bytes: u64 = works.iter().map(Work::bytes).sum();
+
+    // First pass.
+    let errors = FirstError::new();
+    let done = AtomicU64::new(0);
+    for w in &works {
+        let chunks = (w.index.size as usize).div_ceil(CHUNK);
+        for_each_index(chunks, Default::default, |scratch, c| {
+            if errors.failed() {
+                return;
+            }
+            let lo = c * CHUNK;
+            let hi = ((c + 1) * CHUNK).min(w.index.size as usize);
+            for word in (lo / 64)..hi.div_ceil(64) {
+                let mut bits = [0u64; 3];
+                for b in 0..64 {
+                    let i = word * 64 + b;
+                    if i >= hi {
+                        break;
+                    }
+                    let (s, dc) = match first_state::<G>(&w.index, lookup, i as u64, scratch) {
+                        Ok(x) => x,
+                        Err(Undecidable::Missing(m)) => {
+                            errors.set(missing(vdir, m));
+                            return;
+                        }
+                        Err(Undecidable::TooManyMoves(n)) => {
+                            errors.set(EgtbError::Invalid(format!(
+                                "a position of {} has {n} quiet moves, more than the solver \
+                                 counts ({MAX_COUNT})",
+                                w.index.material
+                            )));
+                            return;
+                        }
+                    };
+                    w.state[i].store(s, Ordering::Relaxed);
+                    if dc {
+                        bits[2] |= 1 << b;
+                    }
+                    if s == S_WIN || s == S_LOSS {
+                        bits[0] |= 1 << b;
+                    } else if s == S_WIN + 1 || s == S_LOSS + 1 {
+                        bits[1] |= 1 << b;
+                    }
+                }
+                w.waves[0][word].store(bits[0], Ordering::Relaxed);
+                w.waves[1][word].store(bits[1], Ordering::Relaxed);
+                w.dont_care[word].store(bits[2], Ordering::Relaxed);
+            }
+            let d = done.fetch_add((hi - lo) as u64, Ordering::Relaxed) + (hi - lo) as u64;
+            (opts.on_event)(BuildEvent::Progress {
+                step: Step::Init,
+                done: d,
+                total: positions,
+            });
+        });
+    }
+    errors.take()?;
+
+    // Waves.
+    let count_bits = |bits: &[AtomicU64]| -> u64 {
+        bits.iter()
+            .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
+            .sum()
+    };
+    let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
+    let mut d = 0u32;
+    loop {
+        let cur = (d % 2) as usize;
+        let pending: u64 = works
+            .iter()
+            .map(|w| count_bits(&w.waves[cur]) + count_bits(&w.waves[1 - cur]))
+            .sum();
+        if pending == 0 {
+            break;
+        }
+        let next_dtc = (d + 1).min(DTC_CAP as u32) as u8;
+        for (k, w) in works.iter().enumerate() {
+            let t = &works[twin_of(k)];
+            let words = w.waves[cur].len();
+            let chunks = words.div_ceil(CHUNK / 64);
+            for_each_index(chunks, Default::default, |scratch, c| {
+                let (preds, cache): &mut (Vec<Placement>, MenCache) = scratch;
+                let lo = c * (CHUNK / 64);
+                let hi = ((c + 1) * (CHUNK / 64)).min(words);
+                for word in lo..hi {
+                    let mut bits = w.waves[cur][word].swap(0, Ordering::Relaxed);
+                    while bits != 0 {
+                        let i = word as u64 * 64 + bits.trailing_zeros() as u64;
+                        bits &= bits - 1;
+                        let s = w.state[i as usize].load(Ordering::Relaxed);
+                        let lost = s >= S_LOSS;
+                        let Some(p) = w.index.unrank_cached(board, i, cache) else {
+                            continue;
+                        };
+                        G::unmoves(&p, preds);
+                        for q in preds.iter() {
+                            let j = t.index.rank(board, q) as usize;
+                            let cell = &t.state[j];
+                            let resolved = if lost {
+                                cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+                                    is_undecided(x).then_some(S_WIN + next_dtc)
+                                })
+                                .is_ok()
+                            } else {
+                                match cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+                                    match x {
+                                        x if x == S_COUNT + 1 => Some(S_LOSS + next_dtc),
+                                        x if x > S_COUNT + 1 && x < S_WIN => Some(x - 1),
+                                        _ => None,
+                                    }
+                                }) {
+                                    Ok(old) => old == S_COUNT + 1,
+                                    Err(_) => false,
+                                }
+                            };
+                            if resolved {
+                                t.waves[1 - cur][j / 64].fetch_or(1 << (j % 64), Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        d += 1;
+        (opts.on_event)(BuildEvent::Progress {
+            step: Step::Waves,
+            done: d as u64,
+            total: 0,
+        });
+    }
+    let waves = d;
+
+    // Files and full values.
+    let mut out = Vec::new();
+    for w in works {
+        let m = w.index.material;
+        let blocks = (w.index.size as usize).div_ceil(BLOCK);
+        let mut full = Full::zeroed(w.index);
+        let mut wdl_blocks: Vec<Vec<u8>> = vec![Vec::new(); blocks];
+        let mut dtc_blocks: Vec<Vec<u8>> = vec![Vec::new(); blocks];
+        let stats: Mutex<([u64; 4], u8, u64)> = Mutex::new(([0; 4], 0, 0));
+        let written = AtomicU64::new(0);
+        {
+            let mut jobs: Vec<(&mut [u64], &mut Vec<u8>, &mut Vec<u8>)> = full
+                .words
+                .chunks_mut(BLOCK / 32)
+                .zip(wdl_blocks.iter_mut())
+                .zip(dtc_blocks.iter_mut())
+                .map(|((a, b), c)| (a, b, c))
+                .collect();
+            for_each_chunk_mut(&mut jobs, 1, |b, job| {
+                let (words, wdl, dtc) = &mut job[0];
+                let lo = b * BLOCK;
+                let hi = (lo + BLOCK).min(w.index.size as usize);
+                let mut values = vec![0u8; hi - lo];
+                let mut codes = vec![0u8; hi - lo];
+                let mut dists = vec![255u8; hi - lo];
+                let mut counts = [0u64; 4];
+                let (mut max_dtc, mut capped) = (0u8, 0u64);
+                for i in lo..hi {
+                    let s = w.state[i].load(Ordering::Relaxed);
+                    let (v, dist) = if s >= S_LOSS {
+                        (Wdl::Loss, Some(s - S_LOSS))
+                    } else if s >= S_WIN {
+                        (Wdl::Win, Some(s - S_WIN))
+                    } else {
+                        (Wdl::Draw, None)
+                    };
+                    values[i - lo] = v as u8;
+                    let dc = w.dont_care[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0;
+                    if dc {
+                        codes[i - lo] = DONT_CARE;
+                        counts[3] += 1;
+                    } else {
+                        codes[i - lo] = v as u8;
+                        counts[match v {
+                            Wdl::Win => 0,
+                            Wdl::Draw => 1,
+                            Wdl::Loss => 2,
+                        }] += 1;
+                        if let Some(x) = dist {
+                            dists[i - lo] = x;
+                            max_dtc = max_dtc.max(x);
+                            capped += u64::from(x == DTC_CAP);
+                        }
+                    }
+                }
+                pack(words, &values);
+                codec::encode_wdl_block(&codes, wdl);
+                if opts.dtc {
+                    codec::encode_dtc_block(&dists, dtc);
+                }
+                if let Ok(mut st) = stats.lock() {
+                    for (total, c) in st.0.iter_mut().zip(counts) {
+                        *total += c;
+                    }
+                    st.1 = st.1.max(max_dtc);
+                    st.2 += capped;
+                }
+                let n = written.fetch_add(1, Ordering::Relaxed) + 1;
+                if n.is_multiple_of(256) {
+                    (opts.on_event)(BuildEvent::Progress {
+                        step: Step::Write,
+                        done: n,
+                        total: blocks as u64,
+                    });
+                }
+            });
+        }
+        let (counts, max_dtc, capped) = stats.into_inner().unwrap_or(([0; 4], 0, 0));
+        drop(w.state);
+        let header = Header {
+            kind: Kind::Wdl,
+            variant: G::NAME.to_string(),
+            material: m,
+            positions: w.index.size,
+            counts,
+            max_dtc: if opts.dtc { max_dtc as u32 } else { 0 },
+        };
+        let dtc_bytes = if opts.dtc {
+            let h = Header {
+                kind: Kind::Dtc,
+                ..header.clone()
+            };
+            codec::write_file(&slice_path(vdir, m, Kind::Dtc), &h, &dtc_blocks)?
+        } else {
+            0
+        };
+        drop(dtc_blocks);
+        // The .wdl file last: its presence marks the slice as built.
+        let wdl_bytes = codec::write_file(&slice_path(vdir, m, Kind::Wdl), &header, &wdl_blocks)?;
+        let report = SliceReport {
+            material: m,
+            positions: w.index.size,
+            counts,
+            max_dtc,
+            capped,
+            waves,
+            seconds: started.elapsed().as_secs_f64(),
+            working_bytes,
+            lookup_bytes: (lookup.bytes() + full.bytes()) as u64,
+            wdl_bytes,
+            dtc_bytes,
+        };
+        (opts.on_event)(BuildEvent::Done(&report));
+        out.push((full, report));
+    }
+    Ok(out)
+}
+
+/// Reads a solved slice back from its `.wdl` file into full values: the stored values, and the
+/// don't-care positions (captures) decided again from their children in `lookup`, which must
+/// hold every smaller slice.
+pub fn load_full<G: TableGame>(
+    vdir: &Path,
+    m: Material,
+    lookup: &Lookup<G>,
+    on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Full, EgtbError> {
+    let board = G::board();
+    let index = SliceIndex::new(board, m);
+    let path = slice_path(vdir, m, Kind::Wdl);
+    let table = TableBytes::read(&path, Kind::Wdl, G::NAME, m, index.size)?;
+    let mut full = Full::zeroed(index);
+    let errors = FirstError::new();
+    let done = AtomicU64::new(0);
+    for_each_chunk_mut(&mut full.words, BLOCK / 32, |b, words| {
+        let lo = b * BLOCK;
+        let hi = (lo + BLOCK).min(index.size as usize);
+        let mut values = vec![1u8; hi - lo];
+        if let Err(why) = codec::decode_wdl_block(table.block(b), &mut values) {
+            errors.set(EgtbError::damaged(&path, format!("block {b}: {why}")));
+            return;
+        }
+        let mut moves = Vec::new();
+        let mut cache = MenCache::default();
+        for i in lo..hi {
+            let Some(p) = index.unrank_cached(board, i as u64, &mut cache) else {
+                continue;
+            };
+            if let Some(o) = G::terminal(&p) {
+                values[i - lo] = Wdl::of(o) as u8;
+                continue;
+            }
+            let pos = G::position_of(&p);
+            if let Some(o) = G::decided(&pos) {
+                values[i - lo] = Wdl::of(o) as u8;
+                continue;
+            }
+            if G::has_capture(&pos) {
+                G::generate(&pos, Duplicates::Drop, &mut moves);
+                match lookup.best_of(&p, &moves) {
+                    Ok(v) => values[i - lo] = v as u8,
+                    Err(need) => {
+                        errors.set(missing(vdir, need));
+                        return;
+                    }
+                }
+            }
+        }
+        pack(words, &values);
+        let d = done.fetch_add((hi - lo) as u64, Ordering::Relaxed) + (hi - lo) as u64;
+        if (b + 1) % 64 == 0 {
+            on_event(BuildEvent::Progress {
+                step: Step::Load,
+                done: d,
+                total: index.size,
+            });
+        }
+    });
+    errors.take()?;
+    Ok(full)
+}

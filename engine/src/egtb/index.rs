@@ -1,0 +1,532 @@
+//! The perfect index of a material slice: placements of men and kings numbered
+//! combinatorially, so that every slice is a dense array of positions.
+//!
+//! Positions are always seen from the side to move ("us", moving towards the low squares on
+//! the diagonal boards, towards the high ones on the orthogonal board: whatever the family's
+//! [`super::TableGame`] says); a position with the other colour to move is turned first.
+//! Squares are *dense* square numbers `0..SQUARES` (bit `s` of a [`Placement`] set), not the
+//! engine's bit layout.
+//!
+//! The index of a placement is, most significant first:
+//!
+//! 1. our men, ranked as a combination of the squares where our men may stand (colex order:
+//!    the set `{p1 < p2 < .. < pk}` of compressed positions has rank `C(p1,1) + .. + C(pk,k)`);
+//! 2. their men, the same way over their own man squares (a white and a black man on one
+//!    square make an index that is no position: such holes are marked invalid);
+//! 3. our kings, as a combination of the squares left free by the men;
+//! 4. their kings, as a combination of the squares left free by the men and our kings.
+//!
+//! Only the men may collide, so holes are rare (2.2% of the International 1-man-each indices).
+
+use std::fmt;
+
+/// Binomial coefficients `C(n, k)` for `n < 65`, `k < 9`.
+static BINOMIAL: [[u64; 9]; 65] = binomials();
+
+const fn binomials() -> [[u64; 9]; 65] {
+    let mut t = [[0u64; 9]; 65];
+    let mut n = 0;
+    while n < 65 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 9 {
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// `C(n, k)`, zero when `k > n`.
+#[inline(always)]
+pub fn binomial(n: u32, k: u32) -> u64 {
+    BINOMIAL[n as usize][k as usize]
+}
+
+/// The most pieces a side may have in a slice (the index tables go this far).
+pub const MAX_SIDE_PIECES: u8 = 8;
+
+/// The material of a slice, from the side to move's view: men and kings of "us" (the side to
+/// move, index 0) and of "them" (index 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Material {
+    /// Men of us, then of them.
+    pub men: [u8; 2],
+    /// Kings of us, then of them.
+    pub kings: [u8; 2],
+}
+
+impl Material {
+    /// The number of distinct material ids ([`Material::id`] is below it).
+    pub const IDS: usize = 9 * 9 * 9 * 9;
+
+    /// Material with `um` men and `uk` kings to move against `tm` men and `tk` kings.
+    pub const fn new(um: u8, uk: u8, tm: u8, tk: u8) -> Material {
+        Material {
+            men: [um, tm],
+            kings: [uk, tk],
+        }
+    }
+
+    /// A dense number for arrays of slices.
+    #[inline]
+    pub fn id(&self) -> usize {
+        let [um, tm] = self.men.map(|m| m.min(8) as usize);
+        let [uk, tk] = self.kings.map(|k| k.min(8) as usize);
+        ((um * 9 + uk) * 9 + tm) * 9 + tk
+    }
+
+    /// The same material with the other side to move.
+    #[inline]
+    pub fn mirror(&self) -> Material {
+        Material {
+            men: [self.men[1], self.men[0]],
+            kings: [self.kings[1], self.kings[0]],
+        }
+    }
+
+    /// Pieces of one side (0 = us, 1 = them).
+    #[inline]
+    pub fn side_pieces(&self, side: usize) -> u32 {
+        (self.men[side] + self.kings[side]) as u32
+    }
+
+    /// All pieces.
+    #[inline]
+    pub fn pieces(&self) -> u32 {
+        self.side_pieces(0) + self.side_pieces(1)
+    }
+
+    /// All men.
+    #[inline]
+    pub fn total_men(&self) -> u32 {
+        (self.men[0] + self.men[1]) as u32
+    }
+
+    /// The slice's file stem: `m1k2-m0k1` is one man and two kings to move against one king.
+    pub fn name(&self) -> String {
+        format!(
+            "m{}k{}-m{}k{}",
+            self.men[0], self.kings[0], self.men[1], self.kings[1]
+        )
+    }
+
+    /// Reads a [`Material::name`] back.
+    pub fn parse(name: &str) -> Option<Material> {
+        let b = name.as_bytes();
+        if b.len() != 9 || b[0] != b'm' || b[2] != b'k' || b[4] != b'-' || b[5] != b'm' {
+            return None;
+        }
+        if b[7] != b'k' {
+            return None;
+        }
+        let digit = |c: u8| c.is_ascii_digit().then(|| c - b'0');
+        Some(Material::new(
+            digit(b[1])?,
+            digit(b[3])?,
+            digit(b[6])?,
+            digit(b[8])?,
+        ))
+    }
+}
+
+impl fmt::Display for Material {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Pieces on dense squares, from the side to move's view: index 0 is us (to move), 1 them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Placement {
+    /// Men of us, then of them.
+    pub men: [u64; 2],
+    /// Kings of us, then of them.
+    pub kings: [u64; 2],
+}
+
+impl Placement {
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.men[0] | self.men[1] | self.kings[0] | self.kings[1]
+    }
+
+    /// The pieces of one side.
+    #[inline]
+    pub fn side(&self, side: usize) -> u64 {
+        self.men[side] | self.kings[side]
+    }
+
+    /// The placement's material.
+    #[inline]
+    pub fn material(&self) -> Material {
+        Material::new(
+            self.men[0].count_ones() as u8,
+            self.kings[0].count_ones() as u8,
+            self.men[1].count_ones() as u8,
+            self.kings[1].count_ones() as u8,
+        )
+    }
+
+    /// The placement as the other side sees it: the board turned by 180 degrees (dense square
+    /// `s` becomes `squares - 1 - s`) and the two sides swapped.
+    #[inline]
+    pub fn flip(&self, squares: u32) -> Placement {
+        let turn = |b: u64| b.reverse_bits() >> (64 - squares);
+        Placement {
+            men: [turn(self.men[1]), turn(self.men[0])],
+            kings: [turn(self.kings[1]), turn(self.kings[0])],
+        }
+    }
+}
+
+/// Where men may stand on one side's view, as a dense-square set with rank and select tables.
+#[derive(Clone, Debug)]
+pub struct ManSquares {
+    /// The squares.
+    pub set: u64,
+    /// `rank[s]`: how many squares of the set lie below `s`.
+    rank: [u8; 64],
+    /// `square[r]`: the `r`-th square of the set.
+    square: [u8; 64],
+    /// How many squares the set has.
+    pub count: u32,
+}
+
+impl ManSquares {
+    /// The tables of the set `set`.
+    pub fn new(set: u64) -> ManSquares {
+        let mut rank = [0u8; 64];
+        let mut square = [0u8; 64];
+        let mut r = 0u8;
+        for (s, slot) in rank.iter_mut().enumerate() {
+            *slot = r;
+            if set & (1u64 << s) != 0 {
+                square[r as usize] = s as u8;
+                r += 1;
+            }
+        }
+        ManSquares {
+            set,
+            rank,
+            square,
+            count: set.count_ones(),
+        }
+    }
+}
+
+/// The squares and man squares of a board, seen from the side to move.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Dense squares: `0..squares`.
+    pub squares: u32,
+    /// Where our men may stand (index 0) and where theirs may (index 1).
+    pub men: [ManSquares; 2],
+}
+
+/// The colex rank of the set bits of `set` (at most 8 of them) after mapping each through
+/// `f`, which must be increasing.
+#[inline(always)]
+fn colex_rank(mut set: u64, f: impl Fn(u32) -> u32) -> u64 {
+    let mut r = 0;
+    let mut i = 1;
+    while set != 0 {
+        let s = set.trailing_zeros();
+        set &= set - 1;
+        r += binomial(f(s), i);
+        i += 1;
+    }
+    r
+}
+
+/// The `k` positions (ascending, as a bit set) of colex rank `r` among positions `0..n`.
+#[inline(always)]
+fn colex_unrank(mut r: u64, k: u32, n: u32) -> u64 {
+    let mut set = 0u64;
+    let mut hi = n; // every position is below `hi`
+    let mut i = k;
+    // The last two elements in closed form: C(c, 1) = c, and C(c, 2) = c (c - 1) / 2 is
+    // inverted by a square root (kings come one or two a side in most slices).
+    let finish = |mut r: u64, i: u32, set: &mut u64| {
+        if i == 2 {
+            let mut c = ((1.0 + (1.0 + 8.0 * r as f64).sqrt()) / 2.0) as u64;
+            while c * (c - 1) / 2 > r {
+                c -= 1;
+            }
+            while (c + 1) * c / 2 <= r {
+                c += 1;
+            }
+            r -= c * (c - 1) / 2;
+            *set |= 1u64 << c;
+        }
+        *set |= 1u64 << r;
+    };
+    while i > 2 {
+        // The largest c < hi with C(c, i) <= r, by binary search on [i - 1, hi).
+        let (mut lo, mut top) = (i - 1, hi - 1);
+        while lo < top {
+            let mid = (lo + top).div_ceil(2);
+            if binomial(mid, i) <= r {
+                lo = mid;
+            } else {
+                top = mid - 1;
+            }
+        }
+        r -= binomial(lo, i);
+        set |= 1u64 << lo;
+        hi = lo;
+        i -= 1;
+    }
+    if i > 0 {
+        finish(r, i, &mut set);
+    }
+    set
+}
+
+/// The `c`-th square (0-based) not in `occupied`.
+#[inline(always)]
+fn nth_free(c: u32, occupied: u64) -> u32 {
+    let mut s = c;
+    let mut occ = occupied;
+    while occ != 0 {
+        let b = occ.trailing_zeros();
+        if b > s {
+            break;
+        }
+        s += 1;
+        occ &= occ - 1;
+    }
+    s
+}
+
+/// Division by a number fixed per slice, as a multiplication by its reciprocal (a 64-bit
+/// division costs tens of cycles, and unranking divides three times).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Divisor {
+    d: u64,
+    /// `floor(2^64 / d) + 1`; exact for every `n` with `n * d < 2^64`. 0 when `d` is 1 or
+    /// the slice is too large for that bound (then the division is done).
+    m: u64,
+}
+
+impl Divisor {
+    fn new(d: u64, largest: u64) -> Divisor {
+        let m = if d > 1 && largest.checked_mul(d).is_some() {
+            (u64::MAX / d) + 1
+        } else {
+            0
+        };
+        Divisor { d: d.max(1), m }
+    }
+
+    #[inline(always)]
+    fn div_rem(self, n: u64) -> (u64, u64) {
+        if self.m == 0 {
+            return (n / self.d, n % self.d);
+        }
+        let q = ((n as u128 * self.m as u128) >> 64) as u64;
+        (q, n - q * self.d)
+    }
+}
+
+/// The men of the last index decoded (see [`SliceIndex::unrank_cached`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MenCache {
+    key: Option<(Material, u64)>,
+    men: [u64; 2],
+}
+
+/// The index of one material slice on one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SliceIndex {
+    /// The material.
+    pub material: Material,
+    /// Arrangements of our men and of theirs.
+    men_ways: [u64; 2],
+    /// Arrangements of our kings and of theirs among the free squares.
+    king_ways: [u64; 2],
+    /// Squares free of men.
+    free: u32,
+    /// Indices in the slice (holes included).
+    pub size: u64,
+    /// `king_ways[1]`, `king_ways[0]` and `men_ways[1]` as fast divisors.
+    div: [Divisor; 3],
+}
+
+impl SliceIndex {
+    /// The index of `material` on `board`.
+    pub fn new(board: &Board, material: Material) -> SliceIndex {
+        let men_ways = [0, 1].map(|s| binomial(board.men[s].count, material.men[s] as u32));
+        let free = board.squares - material.total_men();
+        let king_ways = [
+            binomial(free, material.kings[0] as u32),
+            binomial(free - material.kings[0] as u32, material.kings[1] as u32),
+        ];
+        let size = men_ways[0] * men_ways[1] * king_ways[0] * king_ways[1];
+        SliceIndex {
+            material,
+            men_ways,
+            king_ways,
+            free,
+            size,
+            div: [
+                Divisor::new(king_ways[1], size),
+                Divisor::new(king_ways[0], size),
+                Divisor::new(men_ways[1], size),
+            ],
+        }
+    }
+
+    /// The index of `p`, whose material must be this slice's and whose men must stand on their
+    /// man squares.
+    #[inline]
+    pub fn rank(&self, board: &Board, p: &Placement) -> u64 {
+        let r1 = colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32);
+        let r2 = colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32);
+        let occ = p.men[0] | p.men[1];
+        let r3 = colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones());
+        let occ2 = occ | p.kings[0];
+        let r4 = colex_rank(p.kings[1], |s| s - (occ2 & ((1u64 << s) - 1)).count_ones());
+        ((r1 * self.men_ways[1] + r2) * self.king_ways[0] + r3) * self.king_ways[1] + r4
+    }
+
+    /// The placement of index `i` (below [`SliceIndex::size`]), or `None` for a hole (two men
+    /// on one square).
+    #[inline]
+    pub fn unrank(&self, board: &Board, i: u64) -> Option<Placement> {
+        self.unrank_cached(board, i, &mut MenCache::default())
+    }
+
+    /// [`SliceIndex::unrank`], reusing the men of the last index decoded with `cache` when
+    /// they are the same (consecutive indices differ in their kings first).
+    #[inline]
+    pub fn unrank_cached(&self, board: &Board, i: u64, cache: &mut MenCache) -> Option<Placement> {
+        let m = &self.material;
+        let (i, r4) = self.div[0].div_rem(i);
+        let (i, r3) = self.div[1].div_rem(i);
+        if cache.key != Some((self.material, i)) {
+            let (r1, r2) = self.div[2].div_rem(i);
+            let map_men = |r: u64, side: usize| {
+                let mut set = colex_unrank(r, m.men[side] as u32, board.men[side].count);
+                let mut out = 0u64;
+                while set != 0 {
+                    let c = set.trailing_zeros();
+                    set &= set - 1;
+                    out |= 1u64 << board.men[side].square[c as usize];
+                }
+                out
+            };
+            cache.men = [map_men(r1, 0), map_men(r2, 1)];
+            cache.key = Some((self.material, i));
+        }
+        let [men0, men1] = cache.men;
+        if men0 & men1 != 0 {
+            return None;
+        }
+        let place_kings = |r: u64, k: u32, n: u32, occ: u64| {
+            let mut set = colex_unrank(r, k, n);
+            let mut out = 0u64;
+            while set != 0 {
+                let c = set.trailing_zeros();
+                set &= set - 1;
+                out |= 1u64 << nth_free(c, occ);
+            }
+            out
+        };
+        let occ = men0 | men1;
+        let kings0 = place_kings(r3, m.kings[0] as u32, self.free, occ);
+        let kings1 = place_kings(
+            r4,
+            m.kings[1] as u32,
+            self.free - m.kings[0] as u32,
+            occ | kings0,
+        );
+        Some(Placement {
+            men: [men0, men1],
+            kings: [kings0, kings1],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ten() -> Board {
+        let all = (1u64 << 50) - 1;
+        Board {
+            squares: 50,
+            men: [
+                ManSquares::new(all & !0b11111),
+                ManSquares::new(all & !(0b11111 << 45)),
+            ],
+        }
+    }
+
+    #[test]
+    fn binomials_are_right() {
+        assert_eq!(binomial(50, 3), 19600);
+        assert_eq!(binomial(45, 2), 990);
+        assert_eq!(binomial(3, 5), 0);
+        assert_eq!(binomial(64, 8), 4_426_165_368);
+    }
+
+    #[test]
+    fn fast_division_is_exact() {
+        for d in [1u64, 2, 3, 7, 45, 990, 1128, 19600, 230_300, 2_118_760] {
+            let div = Divisor::new(d, 1 << 36);
+            for n in [0u64, 1, d - 1, d, d + 1, 12_345_678_901, (1 << 36) - 1] {
+                assert_eq!(div.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn colex_round_trips() {
+        for k in 0..5 {
+            for r in 0..binomial(12, k) {
+                let set = colex_unrank(r, k, 12);
+                assert_eq!(set.count_ones(), k);
+                assert_eq!(colex_rank(set, |s| s), r);
+            }
+        }
+    }
+
+    #[test]
+    fn every_index_round_trips() {
+        let board = ten();
+        for m in [
+            Material::new(1, 0, 1, 0),
+            Material::new(0, 2, 0, 1),
+            Material::new(1, 1, 0, 1),
+            Material::new(2, 0, 1, 1),
+        ] {
+            let idx = SliceIndex::new(&board, m);
+            let mut holes = 0;
+            for i in (0..idx.size).step_by(7) {
+                match idx.unrank(&board, i) {
+                    None => holes += 1,
+                    Some(p) => {
+                        assert_eq!(p.material(), m);
+                        assert_eq!(p.men[0] & 0b11111, 0, "our man on our promotion row");
+                        assert_eq!(idx.rank(&board, &p), i, "{m} {p:?}");
+                        assert_eq!(p.flip(50).flip(50), p);
+                    }
+                }
+            }
+            assert!(holes * 10 < idx.size / 7 + 1, "{m}: {holes} holes");
+        }
+        assert_eq!(
+            Material::parse("m1k2-m0k1"),
+            Some(Material::new(1, 2, 0, 1))
+        );
+        assert_eq!(Material::new(1, 2, 0, 1).name(), "m1k2-m0k1");
+        assert_eq!(Material::parse("m1k2-m0k"), None);
+    }
+}

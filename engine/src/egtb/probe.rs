@@ -1,0 +1,482 @@
+//! Loaded tables and what the search asks of them.
+//!
+//! The `.wdl` files are read whole into memory (a probe decodes at most one block's tokens);
+//! the larger `.dtc` files stay on disk and are read a block at a time, which only the root and
+//! the rare node near a move-count limit need.
+//!
+//! **Scores.** A table win scores [`TABLE_WIN`] minus 50 per piece the loser has left, plus 10
+//! per king and 5 per man of the winner: above every evaluation ([`Score::MAX_EVAL`]), below
+//! every win the search finds on the board, and higher for simpler wins, so that the search
+//! takes material off and crowns its men on its way; a loss scores the negative, a draw 0.
+//! Such scores do not depend on the distance from the root, so the transposition table keeps
+//! them as they are.
+//!
+//! **Draw rules.** The tables know nothing of move counts. A table win or loss at a node whose
+//! move-count allowance is shorter than the longest distance to conversion in its slice is
+//! checked against the position's own distance: when the winner cannot force a conversion
+//! (a capture, a crowning, the end) before the endgame counter (FMJD's 16 and 5 moves) runs out,
+//! or, with only kings on the board, before the quiet-move rule does, the node scores a draw.
+//! At the root, the winner plays the move that converts soonest and the loser the one that
+//! delays it longest (see [`TableProbe::root`]).
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::build::slice_path;
+use super::codec::{self, Checksum, Header, Kind, TableBytes, BLOCK};
+use super::index::{Material, Placement, SliceIndex};
+use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
+use crate::game::{Duplicates, Game};
+use crate::record::DrawCounters;
+use crate::search::Score;
+
+/// The score of a table win before its material terms.
+pub const TABLE_WIN: i32 = 9_400;
+
+/// What the root's tables say, once the root moves are filtered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootTable {
+    /// The root's value for the side to move.
+    pub value: Wdl,
+    /// Plies to conversion with best play, when known.
+    pub dtc: Option<u8>,
+    /// Moves kept, of the legal ones.
+    pub kept: usize,
+    /// Legal moves.
+    pub legal: usize,
+}
+
+/// The tables as the search sees them (object safe, so that the search needs no more than
+/// [`Game`] of its game type).
+pub trait TableProbe<G: Game>: Send + Sync {
+    /// The most pieces a probed position may have.
+    fn max_pieces(&self) -> u32;
+
+    /// The score of a search node from the tables, from its side to move's view: `None` when
+    /// the position is not covered (too many pieces, a capture pending, a slice missing).
+    /// `counters` are the node's draw counters (the move-count rules).
+    fn search_score(&self, pos: &G::Position, counters: &DrawCounters) -> Option<Score>;
+
+    /// At the root: keeps in `moves` (the legal moves) those that the tables prefer (the
+    /// winner converts soonest, the loser delays longest, a drawn side keeps the draw) and says
+    /// what the tables say of the root; `None` (and `moves` untouched) when the root or one of
+    /// its children is not covered.
+    fn root(
+        &self,
+        pos: &G::Position,
+        counters: &DrawCounters,
+        moves: &mut Vec<G::Move>,
+    ) -> Option<RootTable>;
+
+    /// The value of any position the tables cover, captures pending resolved through them.
+    fn value(&self, pos: &G::Position) -> Option<Wdl>;
+
+    /// The distance to conversion of a won or lost position without a capture, if stored.
+    fn dtc(&self, pos: &G::Position) -> Option<u8>;
+
+    /// Slices that are missing or damaged, one message each.
+    fn problems(&self) -> &[String];
+
+    /// One line: slices loaded, memory, pieces.
+    fn summary(&self) -> String;
+}
+
+/// A `.dtc` file, read a block at a time.
+#[derive(Debug)]
+struct DtcFile {
+    file: std::sync::Mutex<File>,
+    offsets: Vec<u64>,
+    data_at: u64,
+}
+
+impl DtcFile {
+    fn open(path: &Path, variant: &str, m: Material, positions: u64) -> Result<Self, EgtbError> {
+        let io = |e| EgtbError::io(path, e);
+        let mut file = File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                EgtbError::Missing {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                io(e)
+            }
+        })?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut head = vec![0u8; codec::HEADER_BYTES];
+        file.read_exact(&mut head)
+            .map_err(|_| EgtbError::damaged(path, "shorter than a header"))?;
+        let header = Header::parse(&head, path, Kind::Dtc, variant, m)?;
+        if header.positions != positions {
+            return Err(EgtbError::damaged(path, "wrong number of positions"));
+        }
+        let blocks = header.blocks() as usize;
+        let mut raw = vec![0u8; 8 * (blocks + 1)];
+        file.read_exact(&mut raw)
+            .map_err(|_| EgtbError::damaged(path, "truncated offset table"))?;
+        let offsets: Vec<u64> = raw
+            .chunks_exact(8)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(c);
+                u64::from_le_bytes(w)
+            })
+            .collect();
+        let data_at = (codec::HEADER_BYTES + raw.len()) as u64;
+        let data_len = offsets.last().copied().unwrap_or(0);
+        if data_at + data_len + 8 != len || offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(EgtbError::damaged(
+                path,
+                "offsets disagree with the file's length",
+            ));
+        }
+        // The checksum, streamed through once.
+        let mut sum = Checksum::default();
+        sum.update(&head);
+        sum.update(&raw);
+        let mut left = data_len;
+        let mut buf = vec![0u8; 1 << 20];
+        while left > 0 {
+            let n = left.min(buf.len() as u64) as usize;
+            file.read_exact(&mut buf[..n]).map_err(io)?;
+            sum.update(&buf[..n]);
+            left -= n as u64;
+        }
+        let mut stored = [0u8; 8];
+        file.read_exact(&mut stored).map_err(io)?;
+        if sum.finish() != u64::from_le_bytes(stored) {
+            return Err(EgtbError::damaged(path, "checksum mismatch"));
+        }
+        Ok(DtcFile {
+            file: std::sync::Mutex::new(file),
+            offsets,
+            data_at,
+        })
+    }
+
+    fn get(&self, i: u64) -> Option<u8> {
+        use std::io::{Seek, SeekFrom};
+        let b = (i / BLOCK as u64) as usize;
+        let (lo, hi) = (*self.offsets.get(b)?, *self.offsets.get(b + 1)?);
+        let mut buf = vec![0u8; (hi - lo) as usize];
+        let mut f = self.file.lock().ok()?;
+        f.seek(SeekFrom::Start(self.data_at + lo)).ok()?;
+        f.read_exact(&mut buf).ok()?;
+        codec::dtc_at(&buf, (i % BLOCK as u64) as usize)
+    }
+}
+
+/// One loaded slice.
+#[derive(Debug)]
+struct Slice {
+    index: SliceIndex,
+    wdl: TableBytes,
+    dtc: Option<DtcFile>,
+}
+
+/// The tables of one variant, loaded from a directory up to a number of pieces.
+#[derive(Debug)]
+pub struct TableSet<G: TableGame> {
+    dir: PathBuf,
+    max_pieces: u32,
+    slices: Vec<Option<Slice>>,
+    problems: Vec<String>,
+    loaded: usize,
+    bytes: u64,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: TableGame> TableSet<G> {
+    /// Loads every slice of up to `max_pieces` pieces from `dir`'s subdirectory for `G`
+    /// (checking each file); a slice that is missing or damaged is left out and listed in
+    /// [`TableSet::problems`]. Fails only when the variant's directory cannot be read.
+    pub fn open(dir: &Path, max_pieces: u32) -> Result<TableSet<G>, EgtbError> {
+        let vdir = variant_dir(dir, G::NAME);
+        std::fs::read_dir(&vdir).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                EgtbError::Missing { path: vdir.clone() }
+            } else {
+                EgtbError::io(&vdir, e)
+            }
+        })?;
+        let board = G::board();
+        let mut set = TableSet {
+            dir: dir.to_path_buf(),
+            max_pieces,
+            slices: (0..Material::IDS).map(|_| None).collect(),
+            problems: Vec::new(),
+            loaded: 0,
+            bytes: 0,
+            _game: std::marker::PhantomData,
+        };
+        let mut missing = Vec::new();
+        for m in slices::<G>(max_pieces) {
+            let index = SliceIndex::new(board, m);
+            let path = slice_path(&vdir, m, Kind::Wdl);
+            match TableBytes::read(&path, Kind::Wdl, G::NAME, m, index.size) {
+                Ok(wdl) => {
+                    let dtc_path = slice_path(&vdir, m, Kind::Dtc);
+                    let dtc = match DtcFile::open(&dtc_path, G::NAME, m, index.size) {
+                        Ok(d) => Some(d),
+                        Err(EgtbError::Missing { .. }) => None,
+                        Err(e) => {
+                            set.problems.push(e.to_string());
+                            None
+                        }
+                    };
+                    set.bytes += wdl.len() as u64;
+                    set.loaded += 1;
+                    set.slices[m.id()] = Some(Slice { index, wdl, dtc });
+                }
+                Err(EgtbError::Missing { .. }) => missing.push(m.name()),
+                Err(e) => set.problems.push(e.to_string()),
+            }
+        }
+        if !missing.is_empty() {
+            let shown: Vec<&str> = missing.iter().take(8).map(String::as_str).collect();
+            set.problems.push(format!(
+                "{}: {} of {} slices up to {max_pieces} pieces missing ({}{})",
+                vdir.display(),
+                missing.len(),
+                missing.len() + set.loaded + set.problems.len(),
+                shown.join(", "),
+                if missing.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ));
+        }
+        Ok(set)
+    }
+
+    /// The directory the tables came from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Slices loaded.
+    pub fn loaded(&self) -> usize {
+        self.loaded
+    }
+
+    /// Bytes of `.wdl` data held in memory.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The value of a placement whose side to move has no capture, if its slice is loaded.
+    #[inline]
+    pub fn wdl_of(&self, p: &Placement) -> Option<Wdl> {
+        let slice = self.slices[p.material().id()].as_ref()?;
+        let i = slice.index.rank(G::board(), p);
+        let b = (i / BLOCK as u64) as usize;
+        let code = codec::wdl_at(slice.wdl.block(b), (i % BLOCK as u64) as usize)?;
+        Some(Wdl::from_code(code))
+    }
+
+    /// The stored distance to conversion of a placement without a capture, if any.
+    pub fn dtc_of(&self, p: &Placement) -> Option<u8> {
+        let slice = self.slices[p.material().id()].as_ref()?;
+        let i = slice.index.rank(G::board(), p);
+        slice.dtc.as_ref()?.get(i)
+    }
+
+    /// The largest distance stored in a placement's slice (0 without distances).
+    fn max_dtc(&self, p: &Placement) -> Option<u32> {
+        let slice = self.slices[p.material().id()].as_ref()?;
+        Some(if slice.dtc.is_some() {
+            slice.wdl.header.max_dtc
+        } else {
+            0
+        })
+    }
+
+    /// The value of `pos`, captures pending searched through (`depth` limits the recursion).
+    fn resolve(&self, pos: &G::Position, depth: u32) -> Option<Wdl> {
+        let p = G::placement_of(pos);
+        if let Some(o) = G::terminal(&p) {
+            return Some(Wdl::of(o));
+        }
+        if let Some(o) = G::decided(pos) {
+            return Some(Wdl::of(o));
+        }
+        if G::piece_count(pos) > self.max_pieces || depth == 0 {
+            return None;
+        }
+        if !G::has_capture(pos) {
+            if !G::has_move(pos) {
+                return Some(Wdl::of(G::no_move_outcome(pos)));
+            }
+            return self.wdl_of(&p);
+        }
+        let mut moves = Vec::new();
+        G::generate(pos, Duplicates::Drop, &mut moves);
+        let mut best = Wdl::Loss;
+        for mv in &moves {
+            let v = self.resolve(&G::play(pos, mv), depth - 1)?.flip();
+            best = best.max(v);
+            if best == Wdl::Win {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// The plies the move-count rules leave for converting `p` (whose draw counters are
+    /// `counters`): the endgame counter's, and the quiet-move rule's when only kings are on the
+    /// board (a man move restarts that count); `None` when no rule limits it.
+    fn allowance(p: &Placement, counters: &DrawCounters) -> Option<u32> {
+        let mut allow = counters
+            .endgame_limit()
+            .map(|limit| limit.saturating_sub(counters.endgame_plies()) as u32);
+        let quiet = G::draw_rules().quiet_plies;
+        if quiet > 0 && p.men == [0, 0] {
+            let q = quiet.saturating_sub(counters.quiet_plies()) as u32;
+            allow = Some(allow.map_or(q, |a| a.min(q)));
+        }
+        allow
+    }
+
+    /// The search score of a table value of `p` (from its side to move's view).
+    fn score(p: &Placement, v: Wdl) -> Score {
+        let win = |w: usize| {
+            let l = 1 - w;
+            TABLE_WIN - 50 * p.side(l).count_ones() as i32
+                + 10 * p.kings[w].count_ones() as i32
+                + 5 * p.men[w].count_ones() as i32
+        };
+        match v {
+            Wdl::Win => Score::from_centi(win(0)),
+            Wdl::Loss => Score::from_centi(-win(1)),
+            Wdl::Draw => Score::DRAW,
+        }
+    }
+}
+
+impl<G: TableGame> TableProbe<G> for TableSet<G> {
+    fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    #[inline]
+    fn search_score(&self, pos: &G::Position, counters: &DrawCounters) -> Option<Score> {
+        if G::piece_count(pos) > self.max_pieces || G::has_capture(pos) {
+            return None;
+        }
+        let p = G::placement_of(pos);
+        let v = self.wdl_of(&p)?;
+        if v != Wdl::Draw {
+            if let Some(allow) = Self::allowance(&p, counters) {
+                // Only when some position of the slice could take longer than allowed.
+                if self.max_dtc(&p).is_some_and(|m| m > allow) {
+                    if let Some(d) = self.dtc_of(&p) {
+                        if d as u32 > allow {
+                            return Some(Score::DRAW);
+                        }
+                    }
+                }
+            }
+        }
+        Some(Self::score(&p, v))
+    }
+
+    fn root(
+        &self,
+        pos: &G::Position,
+        counters: &DrawCounters,
+        moves: &mut Vec<G::Move>,
+    ) -> Option<RootTable> {
+        if G::piece_count(pos) > self.max_pieces || moves.is_empty() {
+            return None;
+        }
+        // Each move: the mover's value, and the child's distance when the move stays in the
+        // slice (a capture pending in the child is its conversion: distance 1).
+        let mut info = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            let child = G::play(pos, mv);
+            let v = self.resolve(&child, 16)?.flip();
+            let d = if G::stays(mv) && v != Wdl::Draw {
+                if G::has_capture(&child) {
+                    Some(1)
+                } else {
+                    self.dtc_of(&G::placement_of(&child))
+                }
+            } else {
+                None
+            };
+            info.push((v, G::stays(mv), d));
+        }
+        let best = info.iter().map(|x| x.0).max()?;
+        let legal = moves.len();
+        let keep: Vec<bool>;
+        let mut dtc = None;
+        match best {
+            Wdl::Win => {
+                let exits = info.iter().any(|&(v, s, _)| v == Wdl::Win && !s);
+                if exits {
+                    keep = info.iter().map(|&(v, s, _)| v == Wdl::Win && !s).collect();
+                    dtc = Some(1);
+                } else {
+                    let shortest = info
+                        .iter()
+                        .filter(|x| x.0 == Wdl::Win)
+                        .map(|x| x.2)
+                        .min()
+                        .flatten();
+                    dtc = shortest.map(|d| d.saturating_add(1));
+                    keep = info
+                        .iter()
+                        .map(|&(v, _, d)| v == Wdl::Win && (shortest.is_none() || d == shortest))
+                        .collect();
+                }
+            }
+            Wdl::Draw => keep = info.iter().map(|x| x.0 == Wdl::Draw).collect(),
+            Wdl::Loss => {
+                let longest = info.iter().filter(|x| x.1).filter_map(|x| x.2).max();
+                match longest {
+                    Some(l) => {
+                        dtc = Some(l.saturating_add(1));
+                        keep = info.iter().map(|&(_, s, d)| s && d == Some(l)).collect();
+                    }
+                    None => keep = vec![true; legal],
+                }
+            }
+        }
+        let mut k = keep.iter();
+        moves.retain(|_| k.next().copied().unwrap_or(true));
+        let _ = counters;
+        Some(RootTable {
+            value: best,
+            dtc,
+            kept: moves.len(),
+            legal,
+        })
+    }
+
+    fn value(&self, pos: &G::Position) -> Option<Wdl> {
+        self.resolve(pos, 32)
+    }
+
+    fn dtc(&self, pos: &G::Position) -> Option<u8> {
+        if G::has_capture(pos) {
+            return None;
+        }
+        self.dtc_of(&G::placement_of(pos))
+    }
+
+    fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} slices of {} up to {} pieces, {:.1} MiB, from {}",
+            self.loaded,
+            G::NAME,
+            self.max_pieces,
+            self.bytes as f64 / (1u64 << 20) as f64,
+            self.dir.display()
+        )
+    }
+}

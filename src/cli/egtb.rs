@@ -1,0 +1,867 @@
+//! `polydam egtb`: build, probe and verify endgame tables (see docs/egtb.md).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use polydam_engine::egtb::build::{build, BuildEvent, BuildOptions, SliceReport, Step};
+use polydam_engine::egtb::verify::verify;
+use polydam_engine::egtb::{
+    dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
+};
+use polydam_engine::game::{Duplicates, MoveStyle};
+
+use super::setup::PositionArgs;
+use super::CliError;
+
+/// The most pieces a build accepts (the solver counts quiet moves in a byte).
+pub const MAX_PIECES: u32 = 7;
+
+/// `polydam egtb` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum EgtbCommand {
+    /// Build the tables of every material split of up to N pieces (slices already built are
+    /// kept).
+    Build(BuildArgs),
+    /// Print the tables' value of a position and the moves that keep it.
+    Probe(ProbeArgs),
+    /// Re-derive every stored value from its successors' values and count disagreements.
+    Verify(VerifyArgs),
+    /// Play table wins and table draws with the engine on both sides (tables loaded), and
+    /// count the wins converted and the draws held under the variant's draw rules.
+    Suite(SuiteArgs),
+    /// Time probes of random covered positions (what the search pays per table node).
+    Bench(BenchArgs),
+}
+
+/// Options of `polydam egtb suite`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SuiteArgs {
+    /// Variants (repeat the option for several).
+    #[arg(long, short = 'v', required = true)]
+    pub variant: Vec<String>,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egtb")]
+    pub dir: PathBuf,
+    /// Most pieces of the tables loaded (the positions have at most this many).
+    #[arg(long, short = 'p', default_value_t = 5)]
+    pub pieces: u32,
+    /// Fewest pieces of a position.
+    #[arg(long, default_value_t = 3)]
+    pub min_pieces: u32,
+    /// Most pieces of the tables the engine plays with (default: `--pieces`). Fewer than the
+    /// positions have makes the search find its way into the tables: with all of them loaded
+    /// the root's table filter plays the game by itself.
+    #[arg(long)]
+    pub play_pieces: Option<u32>,
+    /// Table wins to play per variant.
+    #[arg(long, default_value_t = 10)]
+    pub won: usize,
+    /// Table draws to play per variant (the side with more material to move or not).
+    #[arg(long, default_value_t = 10)]
+    pub drawn: usize,
+    /// Fewest plies to conversion of a won position (the easy ones convert by themselves).
+    #[arg(long, default_value_t = 7)]
+    pub min_dtc: u8,
+    /// Seconds per move.
+    #[arg(long, default_value_t = 0.1)]
+    pub movetime: f64,
+    /// Plies after which an unfinished game counts as not converted (or as held).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Seed of the random choice of positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Options of `polydam egtb bench`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchArgs {
+    /// Variant name.
+    #[arg(long, short = 'v')]
+    pub variant: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egtb")]
+    pub dir: PathBuf,
+    /// Most pieces of the tables loaded.
+    #[arg(long, short = 'p', default_value_t = 5)]
+    pub pieces: u32,
+    /// Positions probed.
+    #[arg(long, default_value_t = 200_000)]
+    pub positions: usize,
+    /// Seed of the random positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Options of `polydam egtb build`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BuildArgs {
+    /// Variant name.
+    #[arg(long, short = 'v')]
+    pub variant: String,
+    /// Most pieces on the board (2 to 7).
+    #[arg(long, short = 'p')]
+    pub pieces: u32,
+    /// Directory of the tables (one subdirectory per variant).
+    #[arg(long, default_value = "egtb")]
+    pub dir: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// Write no distance-to-conversion files (most of the disk: see docs/egtb.md; the engine
+    /// then plays won endings by search alone).
+    #[arg(long)]
+    pub no_dtc: bool,
+    /// No progress bars (one line per slice only).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Build only these slices (comma-separated, `m0k4-m0k1` = four kings to move against one
+    /// king) and those they lead to.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+}
+
+/// Options of `polydam egtb probe`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ProbeArgs {
+    /// The variant and the position.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egtb")]
+    pub dir: PathBuf,
+    /// Most pieces of the tables to load.
+    #[arg(long, short = 'p', default_value_t = MAX_PIECES)]
+    pub pieces: u32,
+}
+
+/// Options of `polydam egtb verify`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct VerifyArgs {
+    /// Variant name.
+    #[arg(long, short = 'v')]
+    pub variant: String,
+    /// Most pieces to verify.
+    #[arg(long, short = 'p')]
+    pub pieces: u32,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egtb")]
+    pub dir: PathBuf,
+    /// Worker threads (default: every core).
+    #[arg(long, short = 't')]
+    pub threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Verify only these slices and those they lead to (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+}
+
+fn check_pieces(pieces: u32) -> Result<(), CliError> {
+    if !(2..=MAX_PIECES).contains(&pieces) {
+        return Err(CliError(format!(
+            "--pieces must be from 2 to {MAX_PIECES}, got {pieces}"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads `--only` slice names.
+fn materials(names: &[String]) -> Result<Vec<Material>, CliError> {
+    names
+        .iter()
+        .map(|n| {
+            Material::parse(n.trim()).ok_or_else(|| {
+                CliError(format!(
+                    "--only: '{}' is not a slice name (like m0k4-m0k1: men and kings of the \
+                     side to move, then of the other side)",
+                    n.chars().take(20).collect::<String>()
+                ))
+            })
+        })
+        .collect()
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t);
+    }
+    b.build()
+        .map_err(|e| CliError(format!("cannot start worker threads: {e}")))
+}
+
+/// The process's resident memory now and at its peak, in MiB (Linux; zeros elsewhere).
+pub fn memory_mib() -> (f64, f64) {
+    let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 20) as f64
+}
+
+/// One line per solved slice.
+pub fn report_line(r: &SliceReport) -> String {
+    let (rss, peak) = memory_mib();
+    let [w, d, l, dc] = r.counts;
+    format!(
+        "{}: {} positions, win {w} draw {d} loss {l} (don't-care {dc}), max dtc {}{}, \
+         {} waves, {:.2} s, working {:.1} MiB, tables held {:.1} MiB, rss {rss:.0} MiB \
+         (peak {peak:.0}), .wdl {:.1} KiB, .dtc {:.1} KiB",
+        r.material,
+        r.positions,
+        r.max_dtc,
+        if r.capped > 0 {
+            format!(" ({} capped)", r.capped)
+        } else {
+            String::new()
+        },
+        r.waves,
+        r.seconds,
+        mib(r.working_bytes),
+        mib(r.lookup_bytes),
+        r.wdl_bytes as f64 / 1024.0,
+        r.dtc_bytes as f64 / 1024.0
+    )
+}
+
+/// A progress bar on stderr for the current slice, switched at each event.
+struct Bars {
+    quiet: bool,
+    bar: Mutex<Option<(ProgressBar, Step)>>,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Bars {
+        use std::io::IsTerminal;
+        Bars {
+            quiet: quiet || !std::io::stderr().is_terminal(),
+            bar: Mutex::new(None),
+        }
+    }
+
+    /// Removes the bar, if any.
+    fn clear(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some((b, _)) = slot.take() {
+                b.finish_and_clear();
+            }
+        }
+    }
+
+    fn event(&self, name: &str, e: &BuildEvent<'_>) {
+        if self.quiet {
+            return;
+        }
+        let Ok(mut slot) = self.bar.lock() else {
+            return;
+        };
+        match e {
+            BuildEvent::Begin { .. } | BuildEvent::Done(_) | BuildEvent::Kept(_) => {
+                if let Some((b, _)) = slot.take() {
+                    b.finish_and_clear();
+                }
+            }
+            BuildEvent::Progress { step, done, total } => {
+                let fresh = !matches!(&*slot, Some((_, s)) if s == step);
+                if fresh {
+                    if let Some((b, _)) = slot.take() {
+                        b.finish_and_clear();
+                    }
+                    let b = ProgressBar::with_draw_target(
+                        (*total > 0).then_some(*total),
+                        ProgressDrawTarget::stderr(),
+                    );
+                    let template = if *total > 0 {
+                        "{msg} {bar:40} {percent}% {elapsed_precise} (eta {eta})"
+                    } else {
+                        "{msg} {spinner} {pos} {elapsed_precise}"
+                    };
+                    if let Ok(style) = ProgressStyle::with_template(template) {
+                        b.set_style(style);
+                    }
+                    let what = match step {
+                        Step::Init => "first pass",
+                        Step::Waves => "waves",
+                        Step::Write => "writing",
+                        Step::Load => "reading back",
+                    };
+                    b.set_message(format!("{name} {what}"));
+                    *slot = Some((b, *step));
+                }
+                if let Some((b, _)) = &*slot {
+                    b.set_position(*done);
+                }
+            }
+        }
+    }
+}
+
+struct BuildJob<'a, W: Write> {
+    args: &'a BuildArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> TableVisitor for BuildJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: TableGame>(self) -> Self::Output {
+        let a = self.args;
+        let started = Instant::now();
+        let bars = Bars::new(a.quiet);
+        let pool = pool(a.threads)?;
+        let only = materials(&a.only)?;
+        let only = &only;
+        // Lines go through a channel to this thread, which owns the output.
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let (result, written) = std::thread::scope(|scope| {
+            let bars = &bars;
+            let pool = &pool;
+            let worker = scope.spawn(move || {
+                let current = Mutex::new(String::new());
+                let on_event = |e: BuildEvent<'_>| {
+                    match &e {
+                        BuildEvent::Begin { materials, .. } => {
+                            let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
+                            if let Ok(mut c) = current.lock() {
+                                *c = names.join(" + ");
+                            }
+                        }
+                        BuildEvent::Done(r) => {
+                            bars.clear();
+                            let _ = tx.send(report_line(r));
+                        }
+                        BuildEvent::Kept(m) => {
+                            let _ = tx.send(format!("{m}: kept (built before)"));
+                        }
+                        BuildEvent::Progress { .. } => {}
+                    }
+                    let name = current.lock().map(|c| c.clone()).unwrap_or_default();
+                    bars.event(&name, &e);
+                };
+                let opts = BuildOptions {
+                    dir: a.dir.clone(),
+                    pieces: a.pieces,
+                    dtc: !a.no_dtc,
+                    only: only.clone(),
+                    on_event: &on_event,
+                };
+                pool.install(|| build::<G>(&opts))
+            });
+            let mut written = Ok(());
+            for line in rx {
+                if written.is_ok() {
+                    written = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
+                }
+            }
+            (worker.join(), written)
+        });
+        bars.clear();
+        written.map_err(|e| CliError(format!("cannot write output: {e}")))?;
+        let reports = result
+            .map_err(|_| CliError("the build stopped on an internal error".into()))?
+            .map_err(|e| CliError(e.to_string()))?;
+        let (rss, peak) = memory_mib();
+        let wdl: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
+        let dtc: u64 = reports.iter().map(|r| r.dtc_bytes).sum();
+        let positions: u64 = reports.iter().map(|r| r.positions).sum();
+        writeln!(
+            self.out,
+            "{}: {} slices built ({} positions) in {:.1} s, .wdl {:.2} MiB, .dtc {:.2} MiB, \
+             rss {rss:.0} MiB, peak {peak:.0} MiB",
+            G::NAME,
+            reports.len(),
+            positions,
+            started.elapsed().as_secs_f64(),
+            mib(wdl),
+            mib(dtc)
+        )
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
+        Ok(())
+    }
+}
+
+struct ProbeJob<'a, W: Write> {
+    args: &'a ProbeArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> TableVisitor for ProbeJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: TableGame>(self) -> Self::Output {
+        let a = self.args;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        let record = a.position.record::<G>()?;
+        let pos = *record.current();
+        let tables = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        for p in tables.problems() {
+            eprintln!("polydam: warning: {p}");
+        }
+        let pieces = G::piece_count(&pos);
+        if pieces > a.pieces {
+            return Err(CliError(format!(
+                "the position has {pieces} pieces; the tables loaded go to {}",
+                a.pieces
+            )));
+        }
+        let Some(value) = tables.value(&pos) else {
+            return Err(CliError(format!(
+                "the tables in {} do not cover this position (a slice is missing)",
+                a.dir.display()
+            )));
+        };
+        let dtc = tables.dtc(&pos);
+        let side = G::side_to_move(&pos).name();
+        writeln!(
+            self.out,
+            "{}: {value} for {side}{}",
+            G::fen(&pos),
+            match dtc {
+                Some(d) if value != Wdl::Draw => format!(", {d} plies to conversion"),
+                _ => String::new(),
+            }
+        )
+        .map_err(io)?;
+        let mut moves = Vec::new();
+        G::generate(&pos, Duplicates::Drop, &mut moves);
+        let all = moves.clone();
+        let root = tables.root(&pos, &record.draw_counters(), &mut moves);
+        let mut lines = Vec::new();
+        for mv in &all {
+            let child = G::play(&pos, mv);
+            let v = tables.value(&child).map(Wdl::flip);
+            let d = tables.dtc(&child);
+            let kept = root.is_some() && moves.contains(mv);
+            lines.push(format!(
+                "  {:<14} {}{}{}",
+                G::move_text(&pos, mv, MoveStyle::Hub),
+                v.map_or("?".to_string(), |v| v.to_string()),
+                match (v, d) {
+                    (Some(v), Some(d)) if v != Wdl::Draw => format!(" (child {d})"),
+                    _ => String::new(),
+                },
+                if kept { "  *" } else { "" }
+            ));
+        }
+        if all.is_empty() {
+            writeln!(self.out, "no legal move").map_err(io)?;
+        } else {
+            writeln!(self.out, "moves (* = the tables' choice):").map_err(io)?;
+            for l in lines {
+                writeln!(self.out, "{l}").map_err(io)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+struct VerifyJob<'a, W: Write> {
+    args: &'a VerifyArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> TableVisitor for VerifyJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: TableGame>(self) -> Self::Output {
+        let a = self.args;
+        let started = Instant::now();
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        let bars = Bars::new(a.quiet);
+        let on_event = |e: BuildEvent<'_>| bars.event("verify", &e);
+        let only = materials(&a.only)?;
+        let report = pool(a.threads)?
+            .install(|| verify::<G>(&a.dir, a.pieces, &only, &on_event))
+            .map_err(|e| CliError(e.to_string()))?;
+        bars.clear();
+        writeln!(
+            self.out,
+            "{}: {} slices, {} positions, {} re-derived from their moves ({} with distances), \
+             {} inconsistencies, {:.1} s",
+            G::NAME,
+            report.slices,
+            report.positions,
+            report.checked,
+            report.dtc_checked,
+            report.inconsistencies,
+            started.elapsed().as_secs_f64()
+        )
+        .map_err(io)?;
+        if !report.without_dtc.is_empty() {
+            writeln!(
+                self.out,
+                "checked without distances (no .dtc file): {}",
+                report
+                    .without_dtc
+                    .iter()
+                    .map(|m| m.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+            .map_err(io)?;
+        }
+        for e in &report.examples {
+            writeln!(self.out, "  {e}").map_err(io)?;
+        }
+        if report.inconsistencies > 0 {
+            return Err(CliError(format!(
+                "{} inconsistencies",
+                report.inconsistencies
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A small random generator (SplitMix64): positions for the suite and the bench, reproducible
+/// from a seed.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// A random covered position of `G` with between `min` and `max` pieces whose side to move
+/// has no capture and can move, as a real position (Black to move half the time).
+fn random_position<G: TableGame>(rng: &mut Random, slices: &[Material]) -> Option<G::Position> {
+    let board = G::board();
+    let m = slices[rng.below(slices.len() as u64) as usize];
+    let index = polydam_engine::egtb::SliceIndex::new(board, m);
+    let p = index.unrank(board, rng.below(index.size))?;
+    if G::terminal(&p).is_some() {
+        return None;
+    }
+    let black = rng.next() & 1 == 1;
+    // The turned placement's position, with the colours' roles given back by the side letter.
+    let shown = if black {
+        G::position_of(&p.flip(board.squares))
+    } else {
+        G::position_of(&p)
+    };
+    let mut fen = G::fen(&shown);
+    if black {
+        fen.replace_range(0..1, "B");
+    }
+    let pos = G::parse_position(&fen).ok()?;
+    if G::placement_of(&pos) != p
+        || G::decided(&pos).is_some()
+        || G::has_capture(&pos)
+        || !G::has_move(&pos)
+    {
+        return None;
+    }
+    Some(pos)
+}
+
+/// Material weight of one side: men 1, kings 3.
+fn weight(p: &polydam_engine::egtb::Placement, side: usize) -> u32 {
+    p.men[side].count_ones() + 3 * p.kings[side].count_ones()
+}
+
+struct SuiteJob<'a, W: Write> {
+    args: &'a SuiteArgs,
+    out: &'a mut W,
+    /// Won positions converted and played, draws held and played.
+    totals: &'a mut [usize; 4],
+}
+
+impl<W: Write> TableVisitor for SuiteJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: TableGame>(self) -> Self::Output {
+        use polydam_engine::game::Outcome;
+        use polydam_engine::record::{DrawCounters, GameRecord};
+        use polydam_engine::search::{Limits, SearchControl, Searcher};
+        use std::sync::Arc;
+        let a = self.args;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        for p in set.problems() {
+            eprintln!("polydam: warning: {p}");
+        }
+        let tables: Arc<dyn TableProbe<G>> = Arc::new(set);
+        // The tables the engine plays with: the same, or fewer pieces of them.
+        let playing: Arc<dyn TableProbe<G>> = match a.play_pieces {
+            Some(n) if n < a.pieces => {
+                Arc::new(TableSet::<G>::open(&a.dir, n).map_err(|e| CliError(e.to_string()))?)
+            }
+            _ => Arc::clone(&tables),
+        };
+        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces)
+            .into_iter()
+            .filter(|m| m.pieces() >= a.min_pieces)
+            .collect();
+        if slices.is_empty() {
+            return Err(CliError("no slice has that many pieces".into()));
+        }
+        let mut rng = Random(a.seed ^ (G::NAME.len() as u64) << 32);
+        // Won positions: a long enough conversion that the rules leave time for.
+        let mut won = Vec::new();
+        let mut drawn = Vec::new();
+        let mut tries = 0u64;
+        while (won.len() < a.won || drawn.len() < a.drawn) && tries < 50_000_000 {
+            tries += 1;
+            let Some(pos) = random_position::<G>(&mut rng, &slices) else {
+                continue;
+            };
+            let p = G::placement_of(&pos);
+            match tables.value(&pos) {
+                Some(Wdl::Win) if won.len() < a.won => {
+                    let Some(d) = tables.dtc(&pos) else {
+                        continue;
+                    };
+                    let counters = DrawCounters::start::<G>(&pos);
+                    let quiet = G::draw_rules().quiet_plies as u32;
+                    let room = counters
+                        .endgame_limit()
+                        .map(u32::from)
+                        .into_iter()
+                        .chain((quiet > 0 && p.men == [0, 0]).then_some(quiet))
+                        .min();
+                    if d >= a.min_dtc && room.is_none_or(|r| d as u32 <= r) {
+                        won.push(pos);
+                    }
+                }
+                // A real defence: the other side has more material.
+                Some(Wdl::Draw)
+                    if drawn.len() < a.drawn
+                        && weight(&p, 0) != weight(&p, 1)
+                        && p.side(0).count_ones() + p.side(1).count_ones() > 2 =>
+                {
+                    drawn.push(pos);
+                }
+                _ => {}
+            }
+        }
+        let limits = Limits::move_time(std::time::Duration::from_secs_f64(a.movetime));
+        let play = |pos: G::Position| -> (Option<polydam_engine::game::Side>, usize, String) {
+            let mut record = GameRecord::<G>::new(pos);
+            let mut searchers = [Searcher::<G>::new(16, 1), Searcher::<G>::new(16, 1)];
+            for s in &mut searchers {
+                s.set_tables(Some(Arc::clone(&playing)));
+            }
+            while record.moves().len() < a.max_plies {
+                if let Some((outcome, reason)) = record.outcome() {
+                    let mover = G::side_to_move(record.current());
+                    let winner = match outcome {
+                        Outcome::Win => Some(mover),
+                        Outcome::Loss => Some(mover.opponent()),
+                        Outcome::Draw => None,
+                    };
+                    return (winner, record.moves().len(), format!("{reason:?}"));
+                }
+                let side = G::side_to_move(record.current()).index();
+                let r =
+                    searchers[side].search(&record, &limits, &SearchControl::new(), &mut |_| {});
+                let Some(mv) = r.best_move else {
+                    break;
+                };
+                record.push(mv);
+            }
+            (None, record.moves().len(), "ply cap".into())
+        };
+        let (mut converted, mut held) = (0, 0);
+        for (k, pos) in won.iter().enumerate() {
+            let mover = G::side_to_move(pos);
+            let d = tables.dtc(pos).unwrap_or(0);
+            let (winner, plies, how) = play(*pos);
+            let ok = winner == Some(mover);
+            converted += usize::from(ok);
+            writeln!(
+                self.out,
+                "{} won {}/{}: {} (dtc {d}, {}): {} after {plies} plies ({how})",
+                G::NAME,
+                k + 1,
+                won.len(),
+                G::fen(pos),
+                G::placement_of(pos).material(),
+                if ok { "converted" } else { "NOT converted" }
+            )
+            .map_err(io)?;
+        }
+        for (k, pos) in drawn.iter().enumerate() {
+            let (winner, plies, how) = play(*pos);
+            let ok = winner.is_none();
+            held += usize::from(ok);
+            writeln!(
+                self.out,
+                "{} drawn {}/{}: {} ({}): {} after {plies} plies ({how})",
+                G::NAME,
+                k + 1,
+                drawn.len(),
+                G::fen(pos),
+                G::placement_of(pos).material(),
+                if ok { "held" } else { "LOST" }
+            )
+            .map_err(io)?;
+        }
+        writeln!(
+            self.out,
+            "{}: {converted}/{} table wins converted, {held}/{} table draws held \
+             (the engine playing with tables of up to {} pieces, {} s per move)",
+            G::NAME,
+            won.len(),
+            drawn.len(),
+            playing.max_pieces(),
+            a.movetime
+        )
+        .map_err(io)?;
+        self.totals[0] += converted;
+        self.totals[1] += won.len();
+        self.totals[2] += held;
+        self.totals[3] += drawn.len();
+        Ok(())
+    }
+}
+
+struct BenchJob<'a, W: Write> {
+    args: &'a BenchArgs,
+    out: &'a mut W,
+}
+
+impl<W: Write> TableVisitor for BenchJob<'_, W> {
+    type Output = Result<(), CliError>;
+
+    fn visit<G: TableGame>(self) -> Self::Output {
+        use polydam_engine::record::DrawCounters;
+        let a = self.args;
+        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+        let loading = Instant::now();
+        let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        let load_s = loading.elapsed().as_secs_f64();
+        for p in set.problems() {
+            eprintln!("polydam: warning: {p}");
+        }
+        // Slices weighted by their size: a probe lands where positions are.
+        let board = G::board();
+        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces);
+        let sizes: Vec<u64> = slices
+            .iter()
+            .map(|&m| polydam_engine::egtb::SliceIndex::new(board, m).size)
+            .collect();
+        let total: u64 = sizes.iter().sum();
+        let mut rng = Random(a.seed);
+        let mut positions = Vec::with_capacity(a.positions);
+        while positions.len() < a.positions {
+            let mut x = rng.below(total);
+            let mut k = 0;
+            while x >= sizes[k] {
+                x -= sizes[k];
+                k += 1;
+            }
+            if let Some(pos) = random_position::<G>(&mut rng, &slices[k..=k]) {
+                positions.push(pos);
+            }
+        }
+        let counters: Vec<DrawCounters> = positions
+            .iter()
+            .map(|p| DrawCounters::start::<G>(p))
+            .collect();
+        let mut best = f64::MAX;
+        let mut covered = 0;
+        for _ in 0..3 {
+            let t = Instant::now();
+            covered = 0;
+            for (p, c) in positions.iter().zip(&counters) {
+                covered += usize::from(set.search_score(p, c).is_some());
+            }
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        let dtc_n = positions.len().min(20_000);
+        let t = Instant::now();
+        let mut with_dtc = 0;
+        for p in &positions[..dtc_n] {
+            with_dtc += usize::from(set.dtc(p).is_some());
+        }
+        let dtc_s = t.elapsed().as_secs_f64();
+        writeln!(
+            self.out,
+            "{}: {} slices loaded in {load_s:.2} s ({:.1} MiB); {} random positions without a \
+             capture, {covered} covered: {:.0} ns per search probe (best of 3); distance to \
+             conversion read for {with_dtc} of {dtc_n}: {:.2} us each",
+            G::NAME,
+            set.loaded(),
+            mib(set.bytes()),
+            positions.len(),
+            best * 1e9 / positions.len() as f64,
+            dtc_s * 1e6 / dtc_n as f64
+        )
+        .map_err(io)?;
+        Ok(())
+    }
+}
+
+/// Runs a `polydam egtb` subcommand.
+pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliError> {
+    let out = &mut out;
+    let e = |e: polydam_engine::egtb::EgtbError| CliError(e.to_string());
+    match cmd {
+        EgtbCommand::Build(a) => {
+            check_pieces(a.pieces)?;
+            dispatch(&a.variant, BuildJob { args: a, out }).map_err(e)?
+        }
+        EgtbCommand::Probe(a) => {
+            dispatch(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
+        }
+        EgtbCommand::Verify(a) => {
+            check_pieces(a.pieces)?;
+            dispatch(&a.variant, VerifyJob { args: a, out }).map_err(e)?
+        }
+        EgtbCommand::Suite(a) => {
+            check_pieces(a.pieces)?;
+            if !(a.movetime.is_finite() && a.movetime > 0.0) {
+                return Err(CliError(
+                    "--movetime must be a positive number of seconds".into(),
+                ));
+            }
+            let mut totals = [0usize; 4];
+            for v in &a.variant {
+                dispatch(
+                    v,
+                    SuiteJob {
+                        args: a,
+                        out,
+                        totals: &mut totals,
+                    },
+                )
+                .map_err(e)??;
+            }
+            writeln!(
+                out,
+                "all: {}/{} table wins converted, {}/{} table draws held",
+                totals[0], totals[1], totals[2], totals[3]
+            )
+            .map_err(|e| CliError(format!("cannot write output: {e}")))
+        }
+        EgtbCommand::Bench(a) => {
+            check_pieces(a.pieces)?;
+            dispatch(&a.variant, BenchJob { args: a, out }).map_err(e)?
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! `polydam egtb` from the command line, and the tables through the Hub protocol: built,
+//! resumed, verified and probed; damaged and missing tables reported while the engine plays on
+//! without them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use crate::common::Engine;
+
+fn polydam(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_polydam"))
+        .args(args)
+        .output()
+        .expect("polydam runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh directory under the system's temporary one.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("polydam-egtb-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Runs `args`, which must succeed; returns stdout.
+fn ok(args: &[&str]) -> String {
+    let o = polydam(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: status {:?}, stderr {}",
+        o.status,
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+/// Runs `args`, which must fail with status 2 and `message` on stderr, without a panic.
+fn fails_with(args: &[&str], message: &str) {
+    let o = polydam(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{args:?} panicked");
+}
+
+/// Builds International's tables of up to 3 pieces in a fresh directory; returns it.
+fn built(name: &str) -> (PathBuf, String) {
+    let dir = temp_dir(name);
+    let d = dir.to_str().expect("a UTF-8 temporary path").to_owned();
+    let out = ok(&[
+        "egtb",
+        "build",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        &d,
+        "-q",
+        "-t",
+        "1",
+    ]);
+    assert!(out.contains("international: 16 slices built"), "{out}");
+    (dir, d)
+}
+
+#[test]
+fn egtb_build_resume_verify_and_probe() {
+    let (dir, d) = built("tools");
+    // A second build keeps every slice.
+    let again = ok(&[
+        "egtb",
+        "build",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        &d,
+        "-q",
+    ]);
+    assert_eq!(again.matches("kept (built before)").count(), 16, "{again}");
+    assert!(again.contains("0 slices built"), "{again}");
+    let verified = ok(&[
+        "egtb",
+        "verify",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        &d,
+        "-q",
+    ]);
+    assert!(verified.contains(", 0 inconsistencies"), "{verified}");
+    assert!(verified.contains("international: 16 slices"), "{verified}");
+    // The corner trap: 41-46 and the king on 5 must step in front of it.
+    let probed = ok(&[
+        "egtb",
+        "probe",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        &d,
+        "--fen",
+        "W:WK41:BK5",
+    ]);
+    assert!(
+        probed.contains("win for white, 3 plies to conversion"),
+        "{probed}"
+    );
+    let chosen: Vec<&str> = probed.lines().filter(|l| l.ends_with('*')).collect();
+    assert_eq!(chosen.len(), 1, "{probed}");
+    assert!(chosen[0].trim_start().starts_with("41-46"), "{probed}");
+    // analyse says where its score comes from.
+    let analysed = ok(&[
+        "analyse",
+        "-v",
+        "international",
+        "--fen",
+        "W:WK41:BK5",
+        "-d",
+        "3",
+        "--egtb-dir",
+        &d,
+        "--bb-size",
+        "3",
+    ]);
+    assert!(analysed.contains(" tables win dtc 3 tbhits "), "{analysed}");
+    let plain = ok(&[
+        "analyse",
+        "-v",
+        "international",
+        "--fen",
+        "W:WK41:BK5",
+        "-d",
+        "3",
+    ]);
+    assert!(!plain.contains("tables"), "{plain}");
+    // Bad requests: a clear message, status 2.
+    fails_with(
+        &[
+            "egtb",
+            "probe",
+            "--variant",
+            "international",
+            "--pieces",
+            "3",
+            "--dir",
+            &d,
+        ],
+        "the position has 40 pieces; the tables loaded go to 3",
+    );
+    fails_with(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "seesaw",
+            "--pieces",
+            "3",
+            "--dir",
+            &d,
+        ],
+        "no endgame tables for variant 'seesaw'",
+    );
+    fails_with(
+        &[
+            "egtb",
+            "build",
+            "--variant",
+            "international",
+            "--pieces",
+            "9",
+            "--dir",
+            &d,
+        ],
+        "--pieces must be from 2 to 7",
+    );
+    let nowhere = dir.join("nowhere");
+    fails_with(
+        &[
+            "egtb",
+            "probe",
+            "--dir",
+            nowhere.to_str().expect("UTF-8"),
+            "--fen",
+            "W:WK41:BK5",
+        ],
+        "table missing",
+    );
+    // A damaged file makes the verifier fail with its name.
+    let file = dir.join("international").join("m0k1-m0k1.wdl");
+    let mut bytes = std::fs::read(&file).expect("built");
+    let n = bytes.len();
+    bytes[n - 1] ^= 0x10;
+    std::fs::write(&file, &bytes).expect("written");
+    fails_with(
+        &[
+            "egtb",
+            "verify",
+            "--variant",
+            "international",
+            "--pieces",
+            "3",
+            "--dir",
+            &d,
+        ],
+        "m0k1-m0k1.wdl: damaged table",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Through the Hub: the tables decide the root (the info line says so, and the move is the
+/// trap's); a damaged slice and a missing directory are reported as errors and the engine
+/// plays on.
+#[test]
+fn egtb_through_the_hub() {
+    let (dir, d) = built("hub");
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send(&format!("set-param name=egtb-dir value={d}"));
+    e.send("set-param name=bb-size value=3");
+    e.send("init");
+    e.expect("ready");
+    e.send("pos fen=W:WK41:BK5");
+    e.send("level depth=3");
+    e.send("go think");
+    let (info, _) = e.until("info *");
+    assert!(info.contains(" tables=win"), "{info}");
+    e.until("done move=41-46*");
+    // bb-size above what `egtb build` makes is refused, the old value kept.
+    e.send("set-param name=bb-size value=9");
+    e.expect("error message=*bb-size*");
+    // Damaged: the slice is reported, the others still serve.
+    let file = dir.join("international").join("m0k2-m0k1.wdl");
+    let mut bytes = std::fs::read(&file).expect("built");
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x40;
+    std::fs::write(&file, &bytes).expect("written");
+    e.send(&format!("set-param name=egtb-dir value={d}"));
+    e.expect("error message=*m0k2-m0k1.wdl: damaged table*");
+    e.send("pos fen=W:WK41:BK5");
+    e.send("go think");
+    e.until("done move=41-46*");
+    // Missing: reported, and the engine searches without tables.
+    e.send("set-param name=egtb-dir value=/nonexistent/polydam-tables");
+    e.expect("error message=*/nonexistent/polydam-tables/international: table missing*");
+    e.send("pos fen=W:WK41:BK5");
+    e.send("go think");
+    let (done, skipped) = e.until("done move=*");
+    assert!(
+        skipped.iter().all(|l| !l.contains("tables=")),
+        "{skipped:?}"
+    );
+    assert!(done.starts_with("done move=41-"), "{done}");
+    e.send("quit");
+    e.finish();
+    std::fs::remove_dir_all(&dir).ok();
+}

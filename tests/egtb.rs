@@ -1,0 +1,432 @@
+//! Endgame tables (issue 17): the backward move generator against the forward one, small
+//! builds verified, the known results they must show, damaged and missing files, and the
+//! search playing with them.
+//!
+//! Every build here is small (kings-only slices, or at most three pieces with men), so that the
+//! whole file takes seconds; the big builds and their figures are in docs/egtb.md.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use polydam_engine::diagonal::rules::{
+    Breakthrough, Constitutional, Dbc, DbcKillerLight, English, International, Russian,
+};
+use polydam_engine::diagonal::Diagonal;
+use polydam_engine::egtb::build::{build, BuildOptions};
+use polydam_engine::egtb::index::SliceIndex;
+use polydam_engine::egtb::verify::verify;
+use polydam_engine::egtb::{
+    open_for, EgtbError, Material, Placement, TableGame, TableProbe, TableSet, Wdl,
+};
+use polydam_engine::game::{Duplicates, Game, Outcome, Side};
+use polydam_engine::orthogonal::rules::Turkish;
+use polydam_engine::orthogonal::Orthogonal;
+use polydam_engine::record::GameRecord;
+use polydam_engine::search::{Limits, SearchControl, Searcher};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+type Intl = Diagonal<International>;
+
+/// A fresh directory under the system's temporary one.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("polydam-egtb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Builds `G`'s slices of up to `pieces` pieces (only those `only` leads to, if any) into
+/// `dir`, verifies them, and asserts that the verifier finds nothing wrong.
+fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
+    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let opts = BuildOptions {
+        dir: dir.to_path_buf(),
+        pieces,
+        dtc: true,
+        only: only.to_vec(),
+        on_event: &quiet,
+    };
+    let reports = build::<G>(&opts).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+    assert!(!reports.is_empty(), "{}: nothing built", G::NAME);
+    let report = verify::<G>(dir, pieces, only, &quiet).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report.inconsistencies,
+        0,
+        "{}: {:?}",
+        G::NAME,
+        report.examples
+    );
+    assert!(report.checked > 0 && report.dtc_checked > 0);
+    assert!(report.without_dtc.is_empty());
+}
+
+fn tables<G: TableGame>(dir: &Path, pieces: u32) -> Arc<dyn TableProbe<G>> {
+    open_for::<G>(dir, pieces)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .expect("the variant has tables")
+}
+
+fn value<G: TableGame>(t: &Arc<dyn TableProbe<G>>, fen: &str) -> Wdl {
+    let pos = G::parse_position(fen).expect("test position parses");
+    t.value(&pos)
+        .unwrap_or_else(|| panic!("{} {fen}: not covered", G::NAME))
+}
+
+/// Random placements of random materials, each with its position: what the backward
+/// generator is checked on.
+fn random_placements<G: TableGame>(seed: u64, count: usize, pieces: u32) -> Vec<Placement> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let slices = polydam_engine::egtb::slices::<G>(pieces);
+    let board = G::board();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let m = slices[rng.gen_range(0..slices.len())];
+        let idx = SliceIndex::new(board, m);
+        let i = rng.gen_range(0..idx.size);
+        if let Some(p) = idx.unrank(board, i) {
+            assert_eq!(idx.rank(board, &p), i);
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Every quiet move that keeps the material, played backward from its result, gives its
+/// start back exactly once; and every backward move gives a position whose forward moves lead
+/// back (unless that position must capture, which the solver knows already).
+fn unmoves_invert_quiet_moves<G: TableGame>(seed: u64) {
+    let mut moves = Vec::new();
+    let mut preds = Vec::new();
+    let mut checked = 0;
+    for q in random_placements::<G>(seed, 3000, 5) {
+        if G::terminal(&q).is_some() {
+            continue;
+        }
+        let pos = G::position_of(&q);
+        if G::decided(&pos).is_some() {
+            continue;
+        }
+        G::generate(&pos, Duplicates::Drop, &mut moves);
+        if moves.first().is_some_and(|m| G::is_capture(m)) {
+            continue;
+        }
+        for mv in moves.iter().filter(|m| G::stays(m)) {
+            let p = G::child_of(&q, mv);
+            G::unmoves(&p, &mut preds);
+            let n = preds.iter().filter(|&&x| x == q).count();
+            assert_eq!(n, 1, "{}: {} after {mv:?}", G::NAME, G::fen(&pos));
+            checked += 1;
+            let mut back = Vec::new();
+            for pred in &preds {
+                assert_eq!(pred.material(), q.material());
+                let ppos = G::position_of(pred);
+                G::generate(&ppos, Duplicates::Drop, &mut back);
+                if back.first().is_some_and(|m| G::is_capture(m)) {
+                    continue;
+                }
+                let leads = back
+                    .iter()
+                    .filter(|m| G::stays(m) && G::child_of(pred, m) == p)
+                    .count();
+                assert_eq!(
+                    leads,
+                    1,
+                    "{}: {} does not lead back",
+                    G::NAME,
+                    G::fen(&ppos)
+                );
+            }
+        }
+    }
+    assert!(checked > 1000, "{}: only {checked} moves checked", G::NAME);
+}
+
+#[test]
+fn egtb_unmoves_invert_quiet_moves() {
+    unmoves_invert_quiet_moves::<Intl>(1);
+    unmoves_invert_quiet_moves::<Diagonal<Constitutional>>(2);
+    unmoves_invert_quiet_moves::<Diagonal<English>>(3);
+    unmoves_invert_quiet_moves::<Diagonal<Russian>>(4);
+    unmoves_invert_quiet_moves::<Diagonal<Breakthrough>>(5);
+    unmoves_invert_quiet_moves::<Orthogonal<Turkish>>(6);
+}
+
+#[test]
+fn egtb_placements_round_trip_through_positions() {
+    for p in random_placements::<Intl>(7, 500, 6) {
+        let pos = Intl::position_of(&p);
+        assert_eq!(Intl::placement_of(&pos), p);
+        // The same position with Black to move is seen turned.
+        let fen = Intl::fen(&pos).replacen('W', "B", 1);
+        let black = Intl::parse_position(&fen).expect("FEN reads back");
+        assert_eq!(Intl::side_to_move(&black), Side::Black);
+        assert_eq!(Intl::placement_of(&black), p.flip(50));
+    }
+}
+
+/// International: two kings against one draw from general positions, three against one draw
+/// with the lone king on the long diagonal, four against one win; the small slices with men
+/// verified too.
+#[test]
+fn egtb_international_kings_endings() {
+    let dir = temp_dir("intl");
+    build_and_verify::<Intl>(&dir, 3, &[]);
+    build_and_verify::<Intl>(&dir, 5, &[Material::new(0, 4, 0, 1)]);
+    let t = tables::<Intl>(&dir, 5);
+    for fen in [
+        "W:WK2,K25:BK28",
+        "W:WK7,K6:BK46",
+        "W:WK20,K25:BK41",
+        "W:WK9,K37:BK49",
+        "W:WK1,K25:BK44",
+        "B:WK26,K39:BK17",
+    ] {
+        assert_eq!(value(&t, fen), Wdl::Draw, "2 kings v 1: {fen}");
+    }
+    // With a capture for the side to move the tables search it through: here White takes
+    // the lone king at once.
+    assert_eq!(value(&t, "W:WK26,K39:BK17"), Wdl::Win);
+    // Even one king against one wins by a trap: 41-46, and the king in the corner 5 must
+    // step onto the long diagonal in front of it.
+    assert_eq!(value(&t, "W:WK41:BK5"), Wdl::Win);
+    // Over all two-against-one positions without a capture, wins are the exception (the
+    // stronger side forcing a shot at once).
+    let board = <Intl as TableGame>::board();
+    let idx = SliceIndex::new(board, Material::new(0, 2, 0, 1));
+    let (mut wins, mut quiet) = (0u64, 0u64);
+    for i in 0..idx.size {
+        let Some(p) = idx.unrank(board, i) else {
+            continue;
+        };
+        let pos = Intl::position_of(&p);
+        if Intl::has_capture(&pos) {
+            continue;
+        }
+        quiet += 1;
+        if t.value(&pos) == Some(Wdl::Win) {
+            wins += 1;
+        }
+    }
+    assert!(
+        quiet > 10_000 && wins * 10 < quiet,
+        "International 2 kings v 1: {wins} wins of {quiet}"
+    );
+    // Three kings against one holding the long diagonal (5-46): a draw.
+    for fen in [
+        "W:WK30,K49,K39:BK5",
+        "W:WK6,K49,K1:BK14",
+        "W:WK33,K12,K18:BK37",
+        "W:WK13,K48,K3:BK28",
+        "W:WK43,K31,K1:BK41",
+    ] {
+        assert_eq!(value(&t, fen), Wdl::Draw, "3 kings v 1: {fen}");
+    }
+    // Four kings against one win, lone king on the long diagonal or not.
+    for fen in [
+        "W:WK30,K49,K39,K44:BK5",
+        "W:WK1,K2,K3,K4:BK46",
+        "W:WK6,K49,K1,K45:BK14",
+        "B:WK13,K48,K3,K47:BK28",
+    ] {
+        let v = value(&t, fen);
+        let want = if fen.starts_with('B') {
+            Wdl::Loss
+        } else {
+            Wdl::Win
+        };
+        assert_eq!(v, want, "4 kings v 1: {fen}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The wins that tests/endgames.rs plays out, by the tables: two kings beat one under
+/// `constitutional`, three beat one under `dbc-killer-light`; the parents draw.
+#[test]
+fn egtb_constitutional_and_dbc_killer_light_wins() {
+    let dir = temp_dir("rare");
+    let two = [Material::new(0, 2, 0, 1)];
+    let three = [Material::new(0, 3, 0, 1)];
+    build_and_verify::<Diagonal<Constitutional>>(&dir, 3, &two);
+    build_and_verify::<Intl>(&dir, 3, &two);
+    build_and_verify::<Diagonal<DbcKillerLight>>(&dir, 4, &three);
+    build_and_verify::<Diagonal<Dbc>>(&dir, 4, &three);
+    let con = tables::<Diagonal<Constitutional>>(&dir, 3);
+    let intl = tables::<Intl>(&dir, 3);
+    for fen in [
+        "W:WK2,K25:BK28",
+        "W:WK7,K6:BK46",
+        "W:WK20,K25:BK41",
+        "W:WK9,K37:BK49",
+        "W:WK1,K25:BK44",
+    ] {
+        assert_eq!(value(&con, fen), Wdl::Win, "constitutional {fen}");
+        assert_eq!(value(&intl, fen), Wdl::Draw, "international {fen}");
+    }
+    let light = tables::<Diagonal<DbcKillerLight>>(&dir, 4);
+    let dbc = tables::<Diagonal<Dbc>>(&dir, 4);
+    for fen in [
+        "W:WK30,K49,K39:BK5",
+        "W:WK6,K49,K1:BK14",
+        "W:WK33,K12,K18:BK37",
+        "W:WK13,K48,K3:BK28",
+        "W:WK43,K31,K1:BK41",
+    ] {
+        assert_eq!(value(&light, fen), Wdl::Win, "dbc-killer-light {fen}");
+        assert_eq!(value(&dbc, fen), Wdl::Draw, "dbc {fen}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// English: two kings beat one (no flying kings: the lone king is driven out of the double
+/// corner), with men the small slices verified; Russian and Turkish small slices verified.
+#[test]
+fn egtb_english_two_kings_win_and_small_builds_verify() {
+    let dir = temp_dir("eight");
+    build_and_verify::<Diagonal<English>>(&dir, 3, &[]);
+    let t = tables::<Diagonal<English>>(&dir, 3);
+    let board = <Diagonal<English> as TableGame>::board();
+    let m = Material::new(0, 2, 0, 1);
+    let idx = SliceIndex::new(board, m);
+    let (mut wins, mut quiet) = (0, 0);
+    for i in 0..idx.size {
+        let Some(p) = idx.unrank(board, i) else {
+            continue;
+        };
+        let pos = Diagonal::<English>::position_of(&p);
+        if Diagonal::<English>::has_capture(&pos) {
+            continue;
+        }
+        quiet += 1;
+        // Every 2 v 1 position wins but for the lone king forking or trapping a king.
+        if t.value(&pos) == Some(Wdl::Win) {
+            wins += 1;
+        }
+    }
+    assert!(
+        wins * 100 > quiet * 97,
+        "English 2 kings v 1: {wins} wins of {quiet}"
+    );
+    assert_eq!(value(&t, "W:WK1,K2:BK32"), Wdl::Win);
+    assert_eq!(value(&t, "B:WK1,K2:BK32"), Wdl::Loss);
+    build_and_verify::<Diagonal<Russian>>(&dir, 3, &[]);
+    build_and_verify::<Orthogonal<Turkish>>(&dir, 3, &[]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A damaged file is refused with its name and what is wrong, a missing one is reported,
+/// and the tables still serve the rest; a missing directory is an error.
+#[test]
+fn egtb_damaged_and_missing_tables_are_reported() {
+    let dir = temp_dir("damage");
+    build_and_verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)]);
+    let vdir = dir.join("international");
+    let damaged = vdir.join("m0k2-m0k1.wdl");
+    let mut bytes = std::fs::read(&damaged).expect("built");
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x40;
+    std::fs::write(&damaged, &bytes).expect("written");
+    std::fs::remove_file(vdir.join("m0k1-m0k2.wdl")).expect("removed");
+    let set = TableSet::<Intl>::open(&dir, 3).expect("the directory is there");
+    let problems = set.problems().join("\n");
+    assert!(
+        problems.contains("m0k2-m0k1.wdl: damaged table: checksum mismatch"),
+        "{problems}"
+    );
+    assert!(problems.contains("m0k1-m0k2"), "{problems}");
+    // What is left still answers; what is gone is not guessed.
+    let ok = Intl::parse_position("W:WK5:BK46").expect("parses");
+    assert_eq!(set.value(&ok), Some(Wdl::Loss));
+    let gone = Intl::parse_position("W:WK2,K25:BK28").expect("parses");
+    assert_eq!(set.value(&gone), None);
+    // Verifying damaged tables fails with the file's name.
+    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let e = verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], &quiet).expect_err("damaged");
+    assert!(e.to_string().contains("m0k"), "{e}");
+    let missing = open_for::<Intl>(&dir.join("nowhere"), 5).err();
+    assert!(
+        matches!(missing, Some(EgtbError::Missing { .. })),
+        "{missing:?}"
+    );
+    assert!(missing
+        .map(|e| e.to_string())
+        .unwrap_or_default()
+        .contains("nowhere"));
+    // A variant without tables.
+    let none = open_for::<polydam_engine::stacks::SeesawDraughts>(&dir, 5).expect("no error");
+    assert!(none.is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Plays `fen` out with the engine on both sides, tables loaded, each move searched to a
+/// fixed depth; returns the winner.
+fn play_out<G: TableGame>(t: &Arc<dyn TableProbe<G>>, fen: &str) -> Option<Side> {
+    let pos = G::parse_position(fen).expect("test position parses");
+    let mut record = GameRecord::<G>::new(pos);
+    let mut searchers = [Searcher::<G>::new(8, 1), Searcher::<G>::new(8, 1)];
+    for s in &mut searchers {
+        s.set_tables(Some(Arc::clone(t)));
+    }
+    for _ in 0..300 {
+        if let Some((outcome, _)) = record.outcome() {
+            let mover = G::side_to_move(record.current());
+            return match outcome {
+                Outcome::Win => Some(mover),
+                Outcome::Loss => Some(mover.opponent()),
+                Outcome::Draw => None,
+            };
+        }
+        let side = G::side_to_move(record.current()).index();
+        let result = searchers[side].search(
+            &record,
+            &Limits::depth(4),
+            &SearchControl::new(),
+            &mut |_| {},
+        );
+        record.push(result.best_move.expect("a move"));
+    }
+    panic!("{} {fen}: no result in 300 plies", G::NAME);
+}
+
+/// With the tables the engine converts table wins under the draw rules (here English 2 kings
+/// against 1, which takes longer than a shallow search sees, and International 4 kings against
+/// 1 under the 25-move rule) and holds table draws.
+#[test]
+fn egtb_search_converts_wins_and_holds_draws() {
+    let dir = temp_dir("play");
+    build_and_verify::<Diagonal<English>>(&dir, 3, &[Material::new(0, 2, 0, 1)]);
+    let eng = tables::<Diagonal<English>>(&dir, 3);
+    for fen in ["W:WK1,K2:BK32", "B:WK29,K30:BK5", "W:WK18:BK1,K4"] {
+        let v = value(&eng, fen);
+        let mover = if fen.starts_with('W') {
+            Side::White
+        } else {
+            Side::Black
+        };
+        let want = match v {
+            Wdl::Win => Some(mover),
+            Wdl::Loss => Some(mover.opponent()),
+            Wdl::Draw => None,
+        };
+        assert_eq!(play_out(&eng, fen), want, "English {fen}: table says {v}");
+    }
+    build_and_verify::<Intl>(&dir, 5, &[Material::new(0, 4, 0, 1)]);
+    let intl = tables::<Intl>(&dir, 5);
+    assert_eq!(play_out(&intl, "W:WK1,K2,K3,K4:BK46"), Some(Side::White));
+    assert_eq!(play_out(&intl, "W:WK2,K25:BK28"), None);
+    // The search reports what the root's tables say.
+    let record =
+        GameRecord::<Intl>::new(Intl::parse_position("W:WK1,K2,K3,K4:BK46").expect("parses"));
+    let mut s = Searcher::<Intl>::new(8, 1);
+    s.set_tables(Some(intl));
+    let r = s.search(
+        &record,
+        &Limits::depth(3),
+        &SearchControl::new(),
+        &mut |_| {},
+    );
+    let root = r.root_table.expect("the root is covered");
+    assert_eq!(root.value, Wdl::Win);
+    assert!(r.score.centi() > 9_000, "{}", r.score);
+    std::fs::remove_dir_all(&dir).ok();
+}
