@@ -28,8 +28,8 @@ use crate::game::Side;
 use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name: none yet.
-pub const SHIPPED: &[(&str, &str)] = &[];
+/// The weights files shipped with the engine, by variant name.
+pub const SHIPPED: &[(&str, &str)] = &[("turkish", include_str!("../../weights/turkish.txt"))];
 
 /// Lines of the board: the 8 ranks (lines 0 to 7), then the 8 files (lines 8 to 15).
 pub const LINES: usize = 16;
@@ -541,6 +541,21 @@ pub(crate) mod tests {
         check_lines_and_loading::<Dameo>();
         check_lines_and_loading::<Harzdame>();
         check_lines_and_loading::<Croda>();
+    }
+
+    #[test]
+    fn every_shipped_weights_file_loads_for_its_variant() {
+        assert!(!SHIPPED.is_empty());
+        for (name, text) in SHIPPED {
+            let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(file.variant, *name);
+            let loaded = match *name {
+                "turkish" => Learned::from_file::<Turkish>(&file, "shipped"),
+                other => panic!("no loader in this test for {other}"),
+            };
+            let learned = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(learned.base(), Base::Hand, "{name}");
+        }
     }
 
     #[test]
