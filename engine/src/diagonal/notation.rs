@@ -3,6 +3,7 @@
 //!
 //! Parsing goes through [`Setup`], an unchecked list of pieces; [`Position::from_setup`]
 //! validates it and returns a [`SetupError`] that says exactly what is wrong.
+use super::bits::{singles, Bits};
 use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
 use super::rules::{Numbering, Promotion, Rules};
@@ -43,7 +44,7 @@ pub fn number_of_bit<R: Rules>(bit: u32) -> usize {
 }
 
 /// The variant's square number of a single-bit mask.
-fn number_of_mask<R: Rules>(mask: u64) -> usize {
+fn number_of_mask<R: Rules>(mask: R::Bits) -> usize {
     number_of_bit::<R>(mask.trailing_zeros())
 }
 
@@ -109,7 +110,7 @@ fn parse_square<R: Rules>(token: &str) -> Result<usize, String> {
 }
 
 /// The text of a square in the variant's printed form.
-fn square_text<R: Rules>(bit: u64, style: MoveStyle) -> String {
+fn square_text<R: Rules>(bit: R::Bits, style: MoveStyle) -> String {
     if style == MoveStyle::Pdn && R::INFO.algebraic {
         let s = R::SHEET
             .board
@@ -240,7 +241,7 @@ pub fn parse_hub<R: Rules>(text: &str) -> Result<Setup, SetupError> {
 ///
 /// If that FEN is not a valid position of the variant: a bug in the sheet, which the tests
 /// catch for every registered variant (there is no fallback board).
-pub fn start<R: Rules>() -> Position {
+pub fn start<R: Rules>() -> Position<R::Bits> {
     match read_start::<R>() {
         Ok(pos) => pos,
         Err(e) => panic!(
@@ -252,12 +253,12 @@ pub fn start<R: Rules>() -> Position {
 }
 
 /// The start position, or why the variant's start FEN does not read.
-fn read_start<R: Rules>() -> Result<Position, SetupError> {
+fn read_start<R: Rules>() -> Result<Position<R::Bits>, SetupError> {
     parse_fen::<R>(R::INFO.start_fen)?.position::<R>()
 }
 
 /// Reads a position in any accepted form: `start`, a Hub string, or a PDN FEN.
-pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
+pub fn parse_any<R: Rules>(text: &str) -> Result<Position<R::Bits>, SetupError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(SetupError::Empty);
@@ -285,7 +286,7 @@ fn side_letter(side: Side) -> char {
 }
 
 /// The position as PDN FEN in the variant's numbering, with ranges (`W:W31-50:B1-20`).
-pub fn fen<R: Rules>(pos: &Position) -> String {
+pub fn fen<R: Rules>(pos: &Position<R::Bits>) -> String {
     let g = R::SHEET.board;
     let mut out = String::new();
     out.push(side_letter(pos.side));
@@ -295,8 +296,9 @@ pub fn fen<R: Rules>(pos: &Position) -> String {
         let mut items: Vec<(usize, bool)> = (1..=g.squares())
             .filter_map(|n| {
                 let s = internal_of_number::<R>(n)?;
-                let bit = g.bit_of_square(s);
-                (pos.pieces[owner.index()] & bit != 0).then_some((n, pos.kings & bit != 0))
+                let bit = R::Bits::from_wide(g.wide_bit_of_square(s));
+                (!(pos.pieces[owner.index()] & bit).is_empty())
+                    .then_some((n, !(pos.kings & bit).is_empty()))
             })
             .collect();
         items.sort_unstable();
@@ -324,20 +326,21 @@ pub fn fen<R: Rules>(pos: &Position) -> String {
 }
 
 /// The position as a Hub string.
-pub fn hub<R: Rules>(pos: &Position) -> String {
+pub fn hub<R: Rules>(pos: &Position<R::Bits>) -> String {
     let g = R::SHEET.board;
     let mut out = String::with_capacity(g.squares() + 1);
     out.push(side_letter(pos.side));
     for n in 1..=g.squares() {
-        let bit = internal_of_number::<R>(n).map_or(0, |s| g.bit_of_square(s));
-        let king = pos.kings & bit != 0;
-        out.push(if pos.pieces[0] & bit != 0 {
+        let bit =
+            R::Bits::from_wide(internal_of_number::<R>(n).map_or(0, |s| g.wide_bit_of_square(s)));
+        let king = !(pos.kings & bit).is_empty();
+        out.push(if !(pos.pieces[0] & bit).is_empty() {
             if king {
                 'W'
             } else {
                 'w'
             }
-        } else if pos.pieces[1] & bit != 0 {
+        } else if !(pos.pieces[1] & bit).is_empty() {
             if king {
                 'B'
             } else {
@@ -353,12 +356,13 @@ pub fn hub<R: Rules>(pos: &Position) -> String {
 /// A path of landing squares (single-bit masks, the start first) for a capture, found again
 /// from the position; `None` if the move has no capture path (it cannot come from the
 /// generator).
-pub fn capture_path<R: Rules>(pos: &Position, mv: &Move) -> Option<Vec<u64>> {
-    let from = 1u64 << mv.from;
-    let empty = !pos.occupied() & R::SHEET.board.mask() | from;
+pub fn capture_path<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> Option<Vec<R::Bits>> {
+    let from = R::Bits::bit(mv.from as u32);
+    let empty = !pos.occupied() & movegen::board_mask::<R>() | from;
     let mut path = vec![from];
-    let king = pos.kings & from != 0;
-    if path_search::<R>(pos.side, empty, 1u64 << mv.to, mv.captured, king, &mut path) {
+    let king = !(pos.kings & from).is_empty();
+    let to = R::Bits::bit(mv.to as u32);
+    if path_search::<R>(pos.side, empty, to, mv.captured, king, &mut path) {
         Some(path)
     } else {
         None
@@ -367,31 +371,31 @@ pub fn capture_path<R: Rules>(pos: &Position, mv: &Move) -> Option<Vec<u64>> {
 
 fn path_search<R: Rules>(
     side: Side,
-    empty: u64,
-    to: u64,
-    left: u64,
+    empty: R::Bits,
+    to: R::Bits,
+    left: R::Bits,
     king: bool,
-    path: &mut Vec<u64>,
+    path: &mut Vec<R::Bits>,
 ) -> bool {
-    let cur = *path.last().unwrap_or(&0);
-    if left == 0 {
+    let cur = *path.last().unwrap_or(&R::Bits::ZERO);
+    if left.is_empty() {
         return cur == to;
     }
     for d in 0..4 {
         let mut victim = step::<R>(cur, d);
         if king && R::SHEET.flying_kings {
-            while victim & empty != 0 {
+            while !(victim & empty).is_empty() {
                 victim = step::<R>(victim, d);
             }
         }
-        if victim & left == 0 {
+        if (victim & left).is_empty() {
             continue;
         }
         let mut landing = step::<R>(victim, d) & empty;
-        while landing != 0 {
+        while !landing.is_empty() {
             let crowned = !king
                 && R::SHEET.promotion == Promotion::CrownAndContinue
-                && landing & promotion_row::<R>(side) != 0;
+                && !(landing & promotion_row::<R>(side)).is_empty();
             path.push(landing);
             if path_search::<R>(side, empty, to, left & !victim, king || crowned, path) {
                 return true;
@@ -408,10 +412,14 @@ fn path_search<R: Rules>(
 
 /// The move as text: Hub form (`28x19x23`, captured squares ascending) or PDN form (landing
 /// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that).
-pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> String {
-    let from = 1u64 << mv.from;
-    let to = 1u64 << mv.to;
-    if mv.captured == 0 {
+pub fn move_text<R: Rules>(
+    pos: &Position<R::Bits>,
+    mv: &Move<R::Bits>,
+    style: MoveStyle,
+) -> String {
+    let from = R::Bits::bit(mv.from as u32);
+    let to = R::Bits::bit(mv.to as u32);
+    if mv.captured.is_empty() {
         return format!(
             "{}-{}",
             square_text::<R>(from, style),
@@ -420,7 +428,7 @@ pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> Strin
     }
     match style {
         MoveStyle::Hub => {
-            let mut caps: Vec<usize> = bits(mv.captured).map(number_of_mask::<R>).collect();
+            let mut caps: Vec<usize> = singles(mv.captured).map(number_of_mask::<R>).collect();
             caps.sort_unstable();
             let mut out = format!("{}x{}", number_of_mask::<R>(from), number_of_mask::<R>(to));
             for c in caps {
@@ -440,33 +448,22 @@ pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> Strin
     }
 }
 
-fn bits(mut b: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let low = b & b.wrapping_neg();
-            b &= b - 1;
-            Some(low)
-        }
-    })
-}
-
 /// Whether the landing squares `path` (start first, end last) trace `mv`: one captured piece
 /// strictly between each pair of consecutive landings, which must share a diagonal.
-fn path_matches<R: Rules>(mv: &Move, path: &[u64]) -> bool {
+fn path_matches<R: Rules>(mv: &Move<R::Bits>, path: &[R::Bits]) -> bool {
     if path.len() != mv.captured.count_ones() as usize + 1 {
         return false;
     }
-    let mut taken = 0u64;
+    let mask = movegen::board_mask::<R>();
+    let mut taken = R::Bits::ZERO;
     for pair in path.windows(2) {
         let mut found = None;
         for d in 0..4 {
-            let mut x = step::<R>(pair[0], d) & R::SHEET.board.mask();
-            let mut between = 0u64;
-            while x != 0 && x != pair[1] {
+            let mut x = step::<R>(pair[0], d) & mask;
+            let mut between = R::Bits::ZERO;
+            while !x.is_empty() && x != pair[1] {
                 between |= x;
-                x = step::<R>(x, d) & R::SHEET.board.mask();
+                x = step::<R>(x, d) & mask;
             }
             if x == pair[1] {
                 found = Some(between);
@@ -485,7 +482,10 @@ fn path_matches<R: Rules>(mv: &Move, path: &[u64]) -> bool {
 
 /// Reads a move leniently: Hub form, PDN form, algebraic squares, `-`, `x` or `:` separators,
 /// or a capture given by its start and end alone. Exactly one legal move must match.
-pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_move<R: Rules>(
+    pos: &Position<R::Bits>,
+    text: &str,
+) -> Result<Move<R::Bits>, MoveError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(MoveError::Malformed("empty move".into()));
@@ -508,7 +508,7 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
     for tok in &tokens {
         let s = parse_square::<R>(tok)
             .map_err(|e| MoveError::Malformed(format!("{e} in '{}'", truncate(t))))?;
-        squares.push(g.bit_of_square(s));
+        squares.push(R::Bits::from_wide(g.wide_bit_of_square(s)));
     }
     let mut legal = Vec::new();
     movegen::generate::<R>(pos, Duplicates::Drop, &mut legal);
@@ -518,19 +518,19 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
     let first = squares[0];
     let second = squares[1];
     let last = squares[squares.len() - 1];
-    let rest: u64 = squares[2..].iter().fold(0, |a, &b| a | b);
-    let matches: Vec<Move> = legal
+    let rest = squares[2..].iter().fold(R::Bits::ZERO, |a, &b| a | b);
+    let matches: Vec<Move<R::Bits>> = legal
         .into_iter()
         .filter(|m| {
-            let from = 1u64 << m.from;
-            let to = 1u64 << m.to;
+            let from = R::Bits::bit(m.from as u32);
+            let to = R::Bits::bit(m.to as u32);
             if from != first {
                 return false;
             }
             if squares.len() == 2 {
                 return to == second;
             }
-            if m.captured == 0 {
+            if m.captured.is_empty() {
                 return false;
             }
             // Hub form: from, to, then the captured squares in any order.

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
+use super::bits::Bits;
 use super::learned::Learned;
 
 use crate::game::DrawRules;
@@ -225,6 +226,8 @@ pub struct DiagonalInfo {
 
 /// A diagonal variant: its rule sheet and its cold data.
 pub trait Rules: Send + Sync + 'static {
+    /// The bitboard word of the sheet's board: `u64` on 8x8 and 10x10, `u128` on 12x12.
+    type Bits: Bits;
     /// The registry name, written only here (the registry row reads it).
     const NAME: &'static str;
     /// The hot knobs, read as constants by the generator.
@@ -252,10 +255,16 @@ const FMJD_DRAWS: DrawRules = draws(3, 25, true);
 macro_rules! diagonal_variant {
     ($(#[$doc:meta])* $ty:ident, $name:literal, $sheet:expr, $fen:literal, $numbering:ident,
      $algebraic:literal, $draws:expr) => {
+        diagonal_variant!($(#[$doc])* $ty: u64, $name, $sheet, $fen, $numbering, $algebraic,
+            $draws);
+    };
+    ($(#[$doc:meta])* $ty:ident: $bits:ty, $name:literal, $sheet:expr, $fen:literal,
+     $numbering:ident, $algebraic:literal, $draws:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
         impl Rules for $ty {
+            type Bits = $bits;
             const NAME: &'static str = $name;
             const SHEET: RuleSheet = $sheet;
             const INFO: DiagonalInfo = DiagonalInfo {
