@@ -14,7 +14,9 @@ use polydam_tables::diagonal::{Geometry, EIGHT, TEN, TWELVE};
 
 use super::bits::Bits;
 use super::learned::learned;
-use super::movegen::{board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, step};
+use super::movegen::{
+    board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, restricted_king, step,
+};
 use super::position::Position;
 use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
@@ -61,6 +63,38 @@ pub const TEN_FLYING: Weights = Weights {
     king_mobility: 2,
     runaway: [0, 250, 220, 190, 150, 110, 70, 40, 0, 0, 0, 0],
     exchange: 20,
+};
+
+/// Flying kings on 12x12 (Canadian): International's weights, advancement spread over the
+/// two more rows.
+pub const TWELVE_FLYING: Weights = Weights {
+    man: 100,
+    king: 320,
+    advance: [0, 2, 3, 5, 6, 8, 9, 10, 12, 14, 18, 0],
+    advance_endgame: [0, 3, 6, 10, 13, 17, 21, 26, 32, 38, 46, 0],
+    centre: 5,
+    back_guard: 5,
+    balance: 2,
+    mobility: 2,
+    king_mobility: 2,
+    runaway: [0, 250, 225, 200, 175, 150, 120, 90, 60, 30, 0, 0],
+    exchange: 20,
+};
+
+/// Frisian draughts (10x10, captures along rows and files too): International's weights with
+/// a king worth a little less, since a king that has made three quiet moves must rest
+/// (untuned starting values; the learned weights correct them).
+pub const FRISIAN: Weights = Weights {
+    king: 280,
+    ..TEN_FLYING
+};
+
+/// Thai draughts (8x8, eight men each, kings that land right behind each piece they take):
+/// the 8x8 flying weights with a cheaper king, which cannot take from afar and escape
+/// (untuned starting values).
+pub const THAI: Weights = Weights {
+    king: 200,
+    ..EIGHT_FLYING
 };
 
 /// Flying kings on 8x8 (Russian, Brazilian, Pool, Spanish, Czech).
@@ -130,8 +164,14 @@ pub fn weights<R: Rules>() -> &'static Weights {
         Goal::NoMoveWins => &ANTIDRAUGHTS,
         Goal::FirstKingWins => &BREAKTHROUGH,
         Goal::Normal => {
-            if R::SHEET.board.half == TEN.half {
+            if R::SHEET.orthogonal_captures {
+                &FRISIAN
+            } else if R::SHEET.board.half == TEN.half {
                 &TEN_FLYING
+            } else if R::SHEET.board.half == TWELVE.half {
+                &TWELVE_FLYING
+            } else if R::SHEET.king_lands_behind {
+                &THAI
             } else if R::SHEET.flying_kings {
                 &EIGHT_FLYING
             } else {
@@ -169,7 +209,8 @@ pub const fn king_value_percent(sheet: &RuleSheet) -> i32 {
 /// The largest number of pieces a lone defending king usually holds a draw against, when the
 /// attackers have nothing else (a guide for the evaluation; the search finds the actual wins).
 ///
-/// With flying kings, International's lone king on the long diagonal holds against three.
+/// With flying kings, International's lone king on the long diagonal holds against three
+/// (on 8x8 against two; Canadian's 12x12 board is taken to be like 10x10, not measured).
 /// Each halt rule lets the attacker sacrifice a king so that the lone king's capture must stop
 /// right behind it, on a square where it is taken: against one extra piece when any capture of
 /// a king halts (Killer, `dbc-killer`), against two more when only multiple captures halt
@@ -181,7 +222,13 @@ pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
     if !sheet.flying_kings {
         return 0;
     }
-    if sheet.board.half != TEN.half {
+    // Frisian kings also take along rows and files, and the card gives two kings seven moves
+    // to win against one; Thai kings must land right behind, and two beat one [MS]. Taken
+    // from the rules, not measured.
+    if sheet.orthogonal_captures || sheet.king_lands_behind {
+        return 1;
+    }
+    if sheet.board.half == EIGHT.half {
         return 2;
     }
     if sheet.constitutional {
@@ -304,7 +351,8 @@ pub fn can_move<R: Rules>(pos: &Position<R::Bits>) -> bool {
     let own = pos.pieces[us];
     let empty = !pos.occupied() & board_mask::<R>();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    // Frisian: a king after three successive quiet moves may only capture.
+    let kings = own & pos.kings & !restricted_king::<R>(pos);
     for d in 0..4 {
         let movers = if is_forward(pos.side, d) {
             men | kings
@@ -403,6 +451,9 @@ static EIGHT_FLYING_TABLES: Tables = build_tables(EIGHT, &EIGHT_FLYING);
 static EIGHT_SHORT_TABLES: Tables = build_tables(EIGHT, &EIGHT_SHORT);
 static BREAKTHROUGH_TABLES: Tables = build_tables(TEN, &BREAKTHROUGH);
 static ANTIDRAUGHTS_TABLES: Tables = build_tables(TEN, &ANTIDRAUGHTS);
+static TWELVE_FLYING_TABLES: Tables = build_tables(TWELVE, &TWELVE_FLYING);
+static FRISIAN_TABLES: Tables = build_tables(TEN, &FRISIAN);
+static THAI_TABLES: Tables = build_tables(EIGHT, &THAI);
 
 /// The per-square tables the variant `R` is evaluated with.
 #[inline(always)]
@@ -411,8 +462,14 @@ pub(crate) fn tables<R: Rules>() -> &'static Tables {
         Goal::NoMoveWins => &ANTIDRAUGHTS_TABLES,
         Goal::FirstKingWins => &BREAKTHROUGH_TABLES,
         Goal::Normal => {
-            if R::SHEET.board.half == TEN.half {
+            if R::SHEET.orthogonal_captures {
+                &FRISIAN_TABLES
+            } else if R::SHEET.board.half == TEN.half {
                 &TEN_FLYING_TABLES
+            } else if R::SHEET.board.half == TWELVE.half {
+                &TWELVE_FLYING_TABLES
+            } else if R::SHEET.king_lands_behind {
+                &THAI_TABLES
             } else if R::SHEET.flying_kings {
                 &EIGHT_FLYING_TABLES
             } else {
@@ -670,6 +727,9 @@ mod tests {
         ]);
         check_symmetry::<Russian>(&["W:W21-32:B1-12", "B:WK5,22,25:B10,K27"]);
         check_symmetry::<English>(&["B:W21-32:B1-12", "W:WK5,22:B10,K27,26"]);
+        check_symmetry::<Canadian>(&["W:W43-72:B1-30", "B:WK5,40,45:B10,K27,33"]);
+        check_symmetry::<Frisian>(&["W:W31-50:B1-20", "B:W28,32,33,34,K45:B3,12,13,K17,19"]);
+        check_symmetry::<Thai>(&["W:W25-32:B1-8", "B:WK5,22,25:B10,K27"]);
     }
 
     /// Plays a fixed pseudo-random game of `R` from the start for at most `plies` moves,
@@ -695,13 +755,23 @@ mod tests {
         }
     }
 
+    fn check_bitboard_tests<R: Rules>() {
+        for seed in [12345, 777, 31337] {
+            random_game::<R>(seed, 300, |pos, moves| {
+                assert_eq!(can_move::<R>(pos), !moves.is_empty(), "{}", R::NAME);
+                let caps = moves.first().is_some_and(|m| !m.captured.is_empty());
+                assert_eq!(can_capture::<R>(pos, pos.side), caps, "{}", R::NAME);
+            });
+        }
+    }
+
     #[test]
     fn bitboard_tests_agree_with_the_generator() {
-        random_game::<International>(12345, 200, |pos, moves| {
-            assert_eq!(can_move::<International>(pos), !moves.is_empty());
-            let caps = moves.first().is_some_and(|m| !m.captured.is_empty());
-            assert_eq!(can_capture::<International>(pos, pos.side), caps);
-        });
+        check_bitboard_tests::<International>();
+        check_bitboard_tests::<Frisian>();
+        check_bitboard_tests::<Frysk>();
+        check_bitboard_tests::<Thai>();
+        check_bitboard_tests::<Canadian>();
     }
 
     /// Checks the men's terms kept by `play` against a recount after every move of a
@@ -738,6 +808,10 @@ mod tests {
         check_quiet_move_count::<English>();
         check_quiet_move_count::<Constitutional>();
         check_quiet_move_count::<Antidraughts>();
+        check_quiet_move_count::<Frisian>();
+        check_quiet_move_count::<Frysk>();
+        check_quiet_move_count::<Thai>();
+        check_quiet_move_count::<Canadian>();
     }
 
     fn check_incremental_terms<R: Rules>() {
@@ -834,6 +908,11 @@ mod tests {
         check_incremental_terms::<DbcHalt2>();
         // The 17 variants checked above are the ones with shipped weights.
         assert_eq!(learned::SHIPPED.len(), 17);
+        // The new boards and rules: 12x12's 25 windows, Frisian's counters in the key.
+        check_incremental_terms::<Canadian>();
+        check_incremental_terms::<Frisian>();
+        check_incremental_terms::<Frysk>();
+        check_incremental_terms::<Thai>();
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.
@@ -890,6 +969,7 @@ mod tests {
     fn runaways_match_the_triangle_definition() {
         check_runaways::<International>();
         check_runaways::<Russian>();
+        check_runaways::<Canadian>();
     }
 
     #[test]

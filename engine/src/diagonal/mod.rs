@@ -19,8 +19,8 @@ use crate::game::{
     DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
 };
 pub use bits::Bits;
-pub use position::{Move, Position};
-use rules::{Goal, Rules};
+pub use position::{KingMoves, Move, Position};
+use rules::{Endgames, Goal, Rules};
 pub use setup::{Setup, SetupError};
 
 /// The diagonal family instantiated for the variant `R`.
@@ -104,6 +104,9 @@ impl<R: Rules> Game for Diagonal<R> {
         {
             return None;
         }
+        if R::INFO.endgames == Endgames::Frisian {
+            return frisian_endgame_limit(pos);
+        }
         // FMJD: against a lone king, 3 kings / 2 kings + 1 man / 1 king + 2 men get 16 moves
         // each; 2 kings / 1 king + 1 man / 1 king get 5 moves each.
         for lone in [Side::White, Side::Black] {
@@ -172,5 +175,20 @@ impl<R: Rules> Game for Diagonal<R> {
         scratch: &mut Vec<Move<R::Bits>>,
     ) -> u64 {
         movegen::count_moves::<R>(pos, dups, scratch)
+    }
+}
+
+/// Frisian's endgame counts (card `frisian.md`, "End of the game and draws"), kings only: two
+/// kings against one are drawn 14 plies after the position where the material arose, one
+/// against one 4 plies after it. The game record counts the move that enters the ending as its
+/// first ply, hence the limits 15 and 5 (a game set up in such an ending gets one ply more).
+fn frisian_endgame_limit<B: Bits>(pos: &Position<B>) -> Option<u16> {
+    if !(pos.occupied() & !pos.kings).is_empty() {
+        return None;
+    }
+    match (pos.pieces[0].count_ones(), pos.pieces[1].count_ones()) {
+        (2, 1) | (1, 2) => Some(15),
+        (1, 1) => Some(5),
+        _ => None,
     }
 }

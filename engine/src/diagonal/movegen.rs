@@ -1,18 +1,22 @@
 //! Move generation for the diagonal family, monomorphised per rule sheet.
 //!
 //! Directions: 0 = up-left, 1 = up-right, 2 = down-left, 3 = down-right ("up" is towards square
-//! 1). White's men step up, Black's down. The opposite of `d` is `3 - d`.
+//! 1); Frisian captures add 4 = up the file (two rows), 5 = left along the row, 6 = right, 7 =
+//! down the file. White's men step up, Black's down. The opposite of `d` is `d ^ 3`, and the
+//! directions with `d & 2 == 0` go towards bit 0.
 //!
-//! Captured pieces stay on the board until the sequence ends (every card of this family: "removed
-//! only when the sequence is over"): they keep blocking lines and are no longer jumpable. The
-//! moving piece's start square counts as empty, so a king may cross it again.
+//! Captured pieces stay on the board until the sequence ends (every card of this family but
+//! Thai: "removed only when the sequence is over"): they keep blocking lines and are no longer
+//! jumpable. Under Thai's immediate removal their squares are empty at once. The moving piece's
+//! start square counts as empty, so a king may cross it again.
 
 use super::bits::Bits;
 use super::position::{Move, Position};
 use super::rules::{Goal, Halt, Precedence, Promotion, Rules};
 use crate::game::{Duplicates, Side};
 
-/// One diagonal step of every bit of `b` in direction `d`.
+/// One step of every bit of `b` in direction `d` (a step off the board lands on a ghost bit
+/// or outside the board mask; along a row the edge squares are masked first).
 #[inline(always)]
 pub(crate) fn step<R: Rules>(b: R::Bits, d: usize) -> R::Bits {
     let h = R::SHEET.board.half;
@@ -20,7 +24,48 @@ pub(crate) fn step<R: Rules>(b: R::Bits, d: usize) -> R::Bits {
         0 => b >> (h + 1),
         1 => b >> h,
         2 => b << h,
-        _ => b << (h + 1),
+        3 => b << (h + 1),
+        4 => b >> (2 * h + 1),
+        5 => (b & R::Bits::from_wide(const { !R::SHEET.board.wide_column_mask(0) })) >> 1,
+        6 => {
+            let last = const { !R::SHEET.board.wide_column_mask(R::SHEET.board.half - 1) };
+            (b & R::Bits::from_wide(last)) << 1
+        }
+        _ => b << (2 * h + 1),
+    }
+}
+
+/// The number of capture directions: 8 with Frisian's orthogonal captures, else the 4
+/// diagonals.
+#[inline(always)]
+pub(crate) const fn capture_dirs<R: Rules>() -> usize {
+    if R::SHEET.orthogonal_captures {
+        8
+    } else {
+        4
+    }
+}
+
+/// The capture directions as a bit mask.
+#[inline(always)]
+const fn all_dirs<R: Rules>() -> u8 {
+    if R::SHEET.orthogonal_captures {
+        0xFF
+    } else {
+        0x0F
+    }
+}
+
+/// Frisian's king that may not make a quiet move: the side to move's king that has made three
+/// successive quiet moves, or nothing.
+#[inline(always)]
+pub(crate) fn restricted_king<R: Rules>(pos: &Position<R::Bits>) -> R::Bits {
+    if !R::SHEET.king_move_limit {
+        return R::Bits::ZERO;
+    }
+    match pos.king_moves.count(pos.side) {
+        Some((3, bit)) => R::Bits::bit(bit),
+        _ => R::Bits::ZERO,
     }
 }
 
@@ -40,12 +85,12 @@ pub(crate) fn promotion_row<R: Rules>(side: Side) -> R::Bits {
     })
 }
 
-/// Whether direction `d` is forward for `side`.
+/// Whether direction `d` is forward for `side` (along a row is neither way).
 #[inline(always)]
 pub(crate) fn is_forward(side: Side, d: usize) -> bool {
     match side {
-        Side::White => d < 2,
-        Side::Black => d >= 2,
+        Side::White => d < 2 || d == 4,
+        Side::Black => d == 2 || d == 3 || d == 7,
     }
 }
 
@@ -57,10 +102,14 @@ fn man_may_jump<R: Rules>(side: Side, d: usize, first: bool) -> bool {
         || (R::SHEET.men_capture_backward && (!first || R::SHEET.man_first_jump_backward))
 }
 
-/// Bit mask of the two directions perpendicular to `d`.
+/// The directions a flying king may turn to after a jump in direction `d` (straight on and
+/// back excluded): the two perpendicular diagonals, or with orthogonal captures every line but
+/// `d`'s.
 #[inline(always)]
-fn perpendicular(d: usize) -> u8 {
-    if d == 0 || d == 3 {
+fn turns<R: Rules>(d: usize) -> u8 {
+    if R::SHEET.orthogonal_captures {
+        0xFF & !(1 << d) & !(1 << (d ^ 3))
+    } else if d == 0 || d == 3 {
         0b0110
     } else {
         0b1001
@@ -76,10 +125,10 @@ fn ray_beyond<R: Rules>(from: R::Bits, d: usize) -> R::Bits {
 }
 
 /// The square of `set` (not empty, all on one ray in direction `d`) nearest the ray's start:
-/// directions 0 and 1 go towards bit 0, 2 and 3 towards the high bits.
+/// directions 0, 1, 4 and 5 go towards bit 0, the others towards the high bits.
 #[inline(always)]
 fn nearest<B: Bits>(set: B, d: usize) -> B {
-    if d < 2 {
+    if d & 2 == 0 {
         set.highest()
     } else {
         set.lowest()
@@ -89,7 +138,7 @@ fn nearest<B: Bits>(set: B, d: usize) -> B {
 /// The squares of `line` (a ray in direction `d`) before the square `stop` on it.
 #[inline(always)]
 fn before<B: Bits>(line: B, stop: B, d: usize) -> B {
-    if d < 2 {
+    if d & 2 == 0 {
         line & !(stop | stop.wrapping_sub(B::bit(0)))
     } else {
         line & stop.wrapping_sub(B::bit(0))
@@ -108,8 +157,6 @@ fn flying_line<R: Rules>(from: R::Bits, d: usize, empty: R::Bits) -> (R::Bits, R
     let first = nearest(blockers, d);
     (before(line, first, d) | first, first)
 }
-
-const ALL_DIRS: u8 = 0b1111;
 
 /// What a capture sequence has done so far.
 #[derive(Clone, Copy, Default)]
@@ -170,6 +217,22 @@ impl<R: Rules> CaptureGen<'_, R> {
                     | s.king_order
             }
             Precedence::KingFirst => self.from_is_king as u32,
+            // Value P = M + 2K first, then fewer kings (K <= 20 < 64), then with a king.
+            Precedence::Frisian => {
+                let value = s.count + s.kings;
+                (((value << 6) - s.kings) << 1) | self.from_is_king as u32
+            }
+        }
+    }
+
+    /// The empty squares during sequence `s`: with immediate removal the squares of the pieces
+    /// taken so far too.
+    #[inline(always)]
+    fn empty_during(&self, s: &Sequence<R::Bits>) -> R::Bits {
+        if R::SHEET.immediate_removal {
+            self.empty | s.captured
+        } else {
+            self.empty
         }
     }
 
@@ -217,7 +280,12 @@ impl<R: Rules> CaptureGen<'_, R> {
     #[inline(always)]
     fn man_jump<const D: usize>(&self, cur: R::Bits, captured: R::Bits) -> (R::Bits, R::Bits) {
         let victim = step::<R>(cur, D) & self.man_targets & !captured;
-        (victim, step::<R>(victim, D) & self.empty)
+        let empty = if R::SHEET.immediate_removal {
+            self.empty | captured
+        } else {
+            self.empty
+        };
+        (victim, step::<R>(victim, D) & empty)
     }
 
     /// Whether a man on `cur`, after its first jump, can jump again: the test
@@ -228,6 +296,16 @@ impl<R: Rules> CaptureGen<'_, R> {
             || (self.man_may_jump(1, false) && !self.man_jump::<1>(cur, captured).1.is_empty())
             || (self.man_may_jump(2, false) && !self.man_jump::<2>(cur, captured).1.is_empty())
             || (self.man_may_jump(3, false) && !self.man_jump::<3>(cur, captured).1.is_empty())
+            || (R::SHEET.orthogonal_captures && self.man_continues_orthogonally(cur, captured))
+    }
+
+    /// [`Self::man_continues`] along the rows and files.
+    #[inline(always)]
+    fn man_continues_orthogonally(&self, cur: R::Bits, captured: R::Bits) -> bool {
+        (self.man_may_jump(4, false) && !self.man_jump::<4>(cur, captured).1.is_empty())
+            || (self.man_may_jump(5, false) && !self.man_jump::<5>(cur, captured).1.is_empty())
+            || (self.man_may_jump(6, false) && !self.man_jump::<6>(cur, captured).1.is_empty())
+            || (self.man_may_jump(7, false) && !self.man_jump::<7>(cur, captured).1.is_empty())
     }
 
     /// Extends a man's sequence from `cur`; returns whether any jump was possible.
@@ -238,6 +316,13 @@ impl<R: Rules> CaptureGen<'_, R> {
         let b = self.man_jumps_towards::<1>(cur, s, first);
         let c = self.man_jumps_towards::<2>(cur, s, first);
         let d = self.man_jumps_towards::<3>(cur, s, first);
+        if R::SHEET.orthogonal_captures {
+            let e = self.man_jumps_towards::<4>(cur, s, first);
+            let f = self.man_jumps_towards::<5>(cur, s, first);
+            let g = self.man_jumps_towards::<6>(cur, s, first);
+            let h = self.man_jumps_towards::<7>(cur, s, first);
+            return a | b | c | d | e | f | g | h;
+        }
         a | b | c | d
     }
 
@@ -268,7 +353,7 @@ impl<R: Rules> CaptureGen<'_, R> {
                         crowned: true,
                         ..next
                     };
-                    if !self.king_jumps(land, crowned, ALL_DIRS & !(1 << (3 - D))) {
+                    if !self.king_jumps(land, crowned, all_dirs::<R>() & !(1 << (D ^ 3))) {
                         self.emit(land, &crowned, true);
                     }
                     return true;
@@ -291,6 +376,13 @@ impl<R: Rules> CaptureGen<'_, R> {
         let b = self.king_jumps_towards::<1>(cur, s, dirs);
         let c = self.king_jumps_towards::<2>(cur, s, dirs);
         let d = self.king_jumps_towards::<3>(cur, s, dirs);
+        if R::SHEET.orthogonal_captures {
+            let e = self.king_jumps_towards::<4>(cur, s, dirs);
+            let f = self.king_jumps_towards::<5>(cur, s, dirs);
+            let g = self.king_jumps_towards::<6>(cur, s, dirs);
+            let h = self.king_jumps_towards::<7>(cur, s, dirs);
+            return a | b | c | d | e | f | g | h;
+        }
         a | b | c | d
     }
 
@@ -312,12 +404,17 @@ impl<R: Rules> CaptureGen<'_, R> {
         if (victim & self.king_targets & !s.captured).is_empty() {
             return false;
         }
-        let landing = step::<R>(victim, D) & self.empty;
+        let landing = step::<R>(victim, D) & self.empty_during(&s);
         if landing.is_empty() {
             return false;
         }
         let next = s.take(victim, !(victim & self.enemy_kings).is_empty());
-        if !self.king_jumps(landing, next, ALL_DIRS & !(1 << (3 - D))) {
+        let back = if R::SHEET.immediate_removal {
+            0
+        } else {
+            1 << (D ^ 3)
+        };
+        if !self.king_jumps(landing, next, all_dirs::<R>() & !back) {
             self.emit(landing, &next, next.crowned);
         }
         true
@@ -332,8 +429,9 @@ impl<R: Rules> CaptureGen<'_, R> {
         cur: R::Bits,
         s: Sequence<R::Bits>,
     ) -> bool {
+        let empty = self.empty_during(&s);
         let line = ray_beyond::<R>(cur, D);
-        let blockers = line & !self.empty;
+        let blockers = line & !empty;
         if blockers.is_empty() {
             return false;
         }
@@ -341,8 +439,11 @@ impl<R: Rules> CaptureGen<'_, R> {
         if (victim & self.king_targets & !s.captured).is_empty() {
             return false;
         }
+        if R::SHEET.king_lands_behind {
+            return self.king_jump_behind::<D>(victim, s);
+        }
         let beyond = ray_beyond::<R>(victim, D);
-        let beyond_blockers = beyond & !self.empty;
+        let beyond_blockers = beyond & !empty;
         let landings = if beyond_blockers.is_empty() {
             beyond
         } else {
@@ -360,7 +461,7 @@ impl<R: Rules> CaptureGen<'_, R> {
         while !left.is_empty() {
             let landing = nearest(left, D);
             left &= !landing;
-            let turn = perpendicular(D) | if left.is_empty() { 1 << D } else { 0 };
+            let turn = turns::<R>(D) | if left.is_empty() { 1 << D } else { 0 };
             continued |= self.king_jumps(landing, next, turn);
         }
         // Continuing is compulsory: the sequence may end here only if no landing square
@@ -376,6 +477,22 @@ impl<R: Rules> CaptureGen<'_, R> {
                     self.emit(landing, &next, next.crowned);
                 }
             }
+        }
+        true
+    }
+
+    /// A Thai king's jump over `victim` in direction `D`: it lands on the square right behind,
+    /// which must be empty, and goes on from there in any direction, straight back included
+    /// (the pieces taken so far are gone, so the way back is open).
+    #[inline(always)]
+    fn king_jump_behind<const D: usize>(&mut self, victim: R::Bits, s: Sequence<R::Bits>) -> bool {
+        let landing = step::<R>(victim, D) & self.empty_during(&s);
+        if landing.is_empty() {
+            return false;
+        }
+        let next = s.take(victim, !(victim & self.enemy_kings).is_empty());
+        if !self.king_jumps(landing, next, all_dirs::<R>()) {
+            self.emit(landing, &next, next.crowned);
         }
         true
     }
@@ -398,13 +515,14 @@ pub(crate) fn ray<R: Rules>(from: R::Bits, d: usize, empty: R::Bits) -> R::Bits 
 #[inline(always)]
 pub(crate) fn kings_can_capture<R: Rules>(kings: R::Bits, enemy: R::Bits, empty: R::Bits) -> bool {
     if !R::SHEET.flying_kings {
-        return (0..4).any(|d| !(step::<R>(step::<R>(kings, d) & enemy, d) & empty).is_empty());
+        return (0..capture_dirs::<R>())
+            .any(|d| !(step::<R>(step::<R>(kings, d) & enemy, d) & empty).is_empty());
     }
     let mut ks = kings;
     while !ks.is_empty() {
         let k = ks.lowest();
         ks = ks.clear_lowest();
-        for d in 0..4 {
+        for d in 0..capture_dirs::<R>() {
             let (_, first) = flying_line::<R>(k, d, empty);
             if !(first & enemy).is_empty() && !(step::<R>(first, d) & empty).is_empty() {
                 return true;
@@ -424,9 +542,9 @@ pub(crate) fn men_with_first_jump<R: Rules>(
     empty: R::Bits,
 ) -> R::Bits {
     let mut jumpers = R::Bits::ZERO;
-    for d in 0..4 {
+    for d in 0..capture_dirs::<R>() {
         if man_may_jump::<R>(side, d, true) {
-            let back = 3 - d;
+            let back = d ^ 3;
             jumpers |= step::<R>(step::<R>(empty, back) & targets, back);
         }
     }
@@ -493,7 +611,7 @@ pub(crate) fn generate_captures<R: Rules>(
         gen.from = k;
         gen.from_is_king = true;
         gen.empty = empty | k;
-        gen.king_jumps(k, Sequence::default(), ALL_DIRS);
+        gen.king_jumps(k, Sequence::default(), all_dirs::<R>());
     }
 }
 
@@ -527,7 +645,8 @@ pub(crate) fn generate_quiet<R: Rules>(pos: &Position<R::Bits>, out: &mut Vec<Mo
     let own = pos.pieces[us];
     let empty = !pos.occupied() & board_mask::<R>();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    // Frisian: a king that has made three successive quiet moves may only capture.
+    let kings = own & pos.kings & !restricted_king::<R>(pos);
     let promotion = promotion_row::<R>(pos.side);
     for d in 0..4 {
         if !is_forward(pos.side, d) {
@@ -600,7 +719,7 @@ pub(crate) fn bitboard_quiet_count<R: Rules>(pos: &Position<R::Bits>) -> Option<
     let own = pos.pieces[us];
     let empty = !pos.occupied() & board_mask::<R>();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    let kings = own & pos.kings & !restricted_king::<R>(pos);
     let mut n = 0u64;
     for d in 0..4 {
         if is_forward(pos.side, d) {

@@ -6,7 +6,7 @@
 use super::bits::{singles, Bits};
 use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
-use super::rules::{Numbering, Promotion, Rules};
+use super::rules::{Numbering, PdnCaptures, Promotion, Rules};
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
 use crate::text::truncate;
@@ -130,7 +130,38 @@ fn parse_side(text: &str) -> Result<Side, SetupError> {
     }
 }
 
-/// Reads a PDN FEN (`W:W31-50:B1-20`, `B:WK4,28:B12-14`, optionally wrapped in `[FEN "..."]`).
+/// Reads Lidraughts' Frisian king-move field, `+<count><square>+<count><square>` with Black's
+/// counter first (`+0+328`: White's king on 28 has made three quiet moves; a count of 0 has no
+/// square).
+fn parse_king_moves<R: Rules>(field: &str) -> Result<[Option<(u8, usize)>; 2], SetupError> {
+    let bad = |why: String| SetupError::BadKingMoves(format!("'{}': {why}", truncate(field)));
+    let parts: Vec<&str> = field.split('+').collect();
+    let ["", black, white] = parts[..] else {
+        return Err(bad("expected +<count><square>+<count><square> (Black first)".into()));
+    };
+    let mut out = [None, None];
+    for (text, side) in [(black, Side::Black), (white, Side::White)] {
+        let mut chars = text.chars();
+        let count = chars
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .filter(|&c| c <= 3)
+            .ok_or_else(|| bad(format!("{}'s count must be 0 to 3", side.name())))?;
+        let square = chars.as_str();
+        if count == 0 {
+            continue;
+        }
+        if square.is_empty() {
+            return Err(bad(format!("{}'s count {count} has no square", side.name())));
+        }
+        let s = parse_square::<R>(square).map_err(bad)?;
+        out[side.index()] = Some((count as u8, s));
+    }
+    Ok(out)
+}
+
+/// Reads a PDN FEN (`W:W31-50:B1-20`, `B:WK4,28:B12-14`, optionally wrapped in `[FEN "..."]`;
+/// Frisian's may end with Lidraughts' king-move field, `:+0+328`).
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     let mut body = text.trim();
     if let Some(inner) = body.strip_prefix("[FEN") {
@@ -151,6 +182,10 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
             Some('B') | Some('b') => (Side::Black, &section[1..]),
             // Lidraughts appends `H0:F1` (half-move clock, move number): not pieces.
             Some('H') | Some('F') => continue,
+            Some('+') => {
+                setup.king_moves = parse_king_moves::<R>(section)?;
+                continue;
+            }
             None => continue,
             Some(_) => {
                 return Err(SetupError::BadToken(format!(
@@ -322,6 +357,18 @@ pub fn fen<R: Rules>(pos: &Position<R::Bits>) -> String {
         }
         out.push_str(&parts.join(","));
     }
+    let counters = [Side::Black, Side::White].map(|side| pos.king_moves.count(side));
+    if counters.iter().any(Option::is_some) {
+        out.push(':');
+        for counter in counters {
+            out.push('+');
+            if let Some((count, bit)) = counter {
+                out.push_str(&format!("{count}{:02}", number_of_bit::<R>(bit)));
+            } else {
+                out.push('0');
+            }
+        }
+    }
     out
 }
 
@@ -381,7 +428,7 @@ fn path_search<R: Rules>(
     if left.is_empty() {
         return cur == to;
     }
-    for d in 0..4 {
+    for d in 0..movegen::capture_dirs::<R>() {
         let mut victim = step::<R>(cur, d);
         if king && R::SHEET.flying_kings {
             while !(victim & empty).is_empty() {
@@ -391,17 +438,23 @@ fn path_search<R: Rules>(
         if (victim & left).is_empty() {
             continue;
         }
+        // Thai: a taken piece leaves the board at once.
+        let after = if R::SHEET.immediate_removal {
+            empty | victim
+        } else {
+            empty
+        };
         let mut landing = step::<R>(victim, d) & empty;
         while !landing.is_empty() {
             let crowned = !king
                 && R::SHEET.promotion == Promotion::CrownAndContinue
                 && !(landing & promotion_row::<R>(side)).is_empty();
             path.push(landing);
-            if path_search::<R>(side, empty, to, left & !victim, king || crowned, path) {
+            if path_search::<R>(side, after, to, left & !victim, king || crowned, path) {
                 return true;
             }
             path.pop();
-            if !(king && R::SHEET.flying_kings) {
+            if !(king && R::SHEET.flying_kings) || R::SHEET.king_lands_behind {
                 break;
             }
             landing = step::<R>(landing, d) & empty;
@@ -411,7 +464,8 @@ fn path_search<R: Rules>(
 }
 
 /// The move as text: Hub form (`28x19x23`, captured squares ascending) or PDN form (landing
-/// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that).
+/// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that; start
+/// and end only, `26x10`, where the card says so and no other legal capture shares them).
 pub fn move_text<R: Rules>(
     pos: &Position<R::Bits>,
     mv: &Move<R::Bits>,
@@ -438,14 +492,32 @@ pub fn move_text<R: Rules>(
             out
         }
         MoveStyle::Pdn => {
-            let sep = if R::INFO.algebraic { ":" } else { "x" };
-            let path = capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to]);
+            let sep = if R::INFO.algebraic {
+                ':'
+            } else {
+                R::INFO.pdn_capture_separator
+            };
+            let path = if R::INFO.pdn_captures == PdnCaptures::Short && !shares_ends::<R>(pos, mv) {
+                vec![from, to]
+            } else {
+                capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to])
+            };
             path.iter()
                 .map(|&b| square_text::<R>(b, style))
                 .collect::<Vec<_>>()
-                .join(sep)
+                .join(&sep.to_string())
         }
     }
+}
+
+/// Whether another legal move of `pos` has `mv`'s start and end (so that a PDN capture must
+/// name its landing squares).
+fn shares_ends<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> bool {
+    let mut legal = Vec::new();
+    movegen::generate::<R>(pos, Duplicates::Drop, &mut legal);
+    legal
+        .iter()
+        .any(|m| m.from == mv.from && m.to == mv.to && m != mv)
 }
 
 /// Whether the landing squares `path` (start first, end last) trace `mv`: one captured piece
@@ -458,7 +530,7 @@ fn path_matches<R: Rules>(mv: &Move<R::Bits>, path: &[R::Bits]) -> bool {
     let mut taken = R::Bits::ZERO;
     for pair in path.windows(2) {
         let mut found = None;
-        for d in 0..4 {
+        for d in 0..movegen::capture_dirs::<R>() {
             let mut x = step::<R>(pair[0], d) & mask;
             let mut between = R::Bits::ZERO;
             while !x.is_empty() && x != pair[1] {

@@ -1,6 +1,6 @@
 //! Positions and moves of the diagonal family, with copy-make and incremental Zobrist keys.
 
-use polydam_tables::zobrist::{DIAGONAL_PIECES_WIDE, SIDE_TO_MOVE};
+use polydam_tables::zobrist::{DIAGONAL_PIECES_WIDE, KING_MOVES, SIDE_TO_MOVE};
 
 use super::bits::Bits;
 use super::eval;
@@ -31,6 +31,49 @@ pub struct Position<B: Bits = u64> {
     /// The base-3 states of the board's 4x4 windows of men, White's view (see
     /// [`super::patterns`]), kept up to date by [`play`] for the learned evaluation.
     pub(crate) windows: B::Windows,
+    /// Frisian's king-move counters (zero in every other variant).
+    pub(crate) king_moves: KingMoves,
+}
+
+/// Frisian draughts' king-move counters (card `frisian.md`, "Three-move limit"): for each side,
+/// the king that has made the side's last successive quiet moves, and how many (1 to 3; 0 for
+/// none). They are part of the position: its key, equality and FEN.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub struct KingMoves {
+    /// Quiet moves in a row, by [`Side::index`].
+    count: [u8; 2],
+    /// The bit index of the king that made them.
+    bit: [u8; 2],
+}
+
+impl KingMoves {
+    /// `side`'s counter: (quiet moves in a row, the king's bit index), or `None`.
+    #[inline(always)]
+    pub fn count(&self, side: Side) -> Option<(u8, u32)> {
+        let s = side.index();
+        (self.count[s] > 0).then_some((self.count[s], self.bit[s] as u32))
+    }
+
+    /// Sets `side`'s counter (`count` 0 clears it).
+    #[inline(always)]
+    pub(crate) fn set(&mut self, side: Side, count: u8, bit: u32) {
+        let s = side.index();
+        self.count[s] = count;
+        self.bit[s] = if count == 0 { 0 } else { bit as u8 };
+    }
+
+    /// The counters' share of the Zobrist key.
+    #[inline(always)]
+    pub(crate) fn key(&self) -> u64 {
+        let mut h = 0;
+        for s in 0..2 {
+            let c = self.count[s] as usize;
+            if c > 0 {
+                h ^= KING_MOVES[s][c.min(3) - 1][self.bit[s] as usize & 63];
+            }
+        }
+        h
+    }
 }
 
 /// A move: from, to (bit indices), whether the piece is crowned, and the captured pieces.
@@ -73,6 +116,7 @@ impl<B: Bits> Position<B> {
             hash: 0,
             men_terms: [0, 0],
             windows: B::Windows::default(),
+            king_moves: KingMoves::default(),
         };
         p.hash = p.compute_hash();
         p
@@ -94,7 +138,7 @@ impl<B: Bits> Position<B> {
                 h ^= DIAGONAL_PIECES_WIDE[kind(side, king)][b as usize];
             }
         }
-        h
+        h ^ self.king_moves.key()
     }
 
     /// All occupied squares.
@@ -126,6 +170,12 @@ impl<B: Bits> Position<B> {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// Frisian's king-move counters (all empty in every other variant).
+    #[inline]
+    pub fn king_moves(&self) -> KingMoves {
+        self.king_moves
     }
 }
 
@@ -175,7 +225,44 @@ pub fn play<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> Position<R
         p.pieces[them] &= !mv.captured;
         p.kings &= !mv.captured;
     }
+    if R::SHEET.king_move_limit {
+        h ^= update_king_moves::<R>(&mut p, pos, mv, was_king);
+    }
     p.side = pos.side.opponent();
     p.hash = h;
     p
+}
+
+/// Frisian's counters after `mv` (card, "Exact bookkeeping"): a quiet king move a->b by a side
+/// that has men counts on if the side's last counted move ended on a, and restarts at 1
+/// otherwise; any other move clears the mover's counter; the opponent's is cleared when it has
+/// no men left or its counted king was taken. Returns the change of the key.
+#[inline(always)]
+fn update_king_moves<R: Rules>(
+    p: &mut Position<R::Bits>,
+    pos: &Position<R::Bits>,
+    mv: &Move<R::Bits>,
+    was_king: bool,
+) -> u64 {
+    let us = pos.side;
+    let them = us.opponent();
+    let mut km = pos.king_moves;
+    let old = km.key();
+    let men = |side: Side| !(p.pieces[side.index()] & !p.kings).is_empty();
+    if was_king && mv.captured.is_empty() && men(us) {
+        let count = match km.count(us) {
+            Some((c, bit)) if bit == mv.from as u32 => c + 1,
+            _ => 1,
+        };
+        km.set(us, count, mv.to as u32);
+    } else {
+        km.set(us, 0, 0);
+    }
+    if let Some((_, bit)) = km.count(them) {
+        if !men(them) || !(mv.captured & R::Bits::bit(bit)).is_empty() {
+            km.set(them, 0, 0);
+        }
+    }
+    p.king_moves = km;
+    old ^ km.key()
 }

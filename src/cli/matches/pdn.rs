@@ -2,7 +2,8 @@
 //!
 //! Tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result`, then
 //! `GameType` for the variants PDN numbers or `Variant` otherwise, `FEN` when the game does not
-//! start from the variant's start position, and `Termination` with the referee's reason. The
+//! start from the variant's start position (or when its GameType is another game's, as Frysk!
+//! is written as Frisian), and `Termination` with the referee's reason. The
 //! GameType and the result style are the variant's registry row's
 //! ([`VariantEntry`](polydam_engine::variants::VariantEntry) `pdn_game_type`, `pdn_result`).
 
@@ -87,7 +88,12 @@ pub fn write_game(game: &PdnGame) -> String {
         Some(value) => tag(&mut out, "GameType", &value),
         None => tag(&mut out, "Variant", &game.variant),
     }
-    if let Some(fen) = &game.fen {
+    // A variant written under another game's GameType names its start.
+    let fen = game.fen.clone().or_else(|| {
+        let v = lookup(&game.variant).ok()?;
+        v.pdn_game_type.needs_fen().then(|| (v.start_fen)())
+    });
+    if let Some(fen) = &fen {
         tag(&mut out, "FEN", fen);
     }
     tag(&mut out, "Termination", &game.termination);
@@ -225,5 +231,33 @@ mod tests {
         let text = write_game(&game);
         assert!(text.contains("[Variant \"seesaw\"]\n[FEN \"F\"]\n"));
         assert!(text.ends_with("\n1... a 2. b 1-1\n\n"), "{text}");
+    }
+
+    #[test]
+    fn the_new_classics_have_their_game_types() {
+        let game = |variant: &str| PdnGame {
+            variant: variant.into(),
+            round: 1,
+            date: "2026.11.22".into(),
+            white: "A".into(),
+            black: "B".into(),
+            result: PdnResult::Draw,
+            fen: None,
+            termination: "draw".into(),
+            moves: Vec::new(),
+            second_player_starts: false,
+        };
+        let frisian = write_game(&game("frisian"));
+        assert!(frisian.contains("[GameType \"40\"]\n[Termination"), "{frisian}");
+        // Frysk! is Frisian from its own start, as pydraughts writes it.
+        let frysk = write_game(&game("frysk"));
+        assert!(
+            frysk.contains("[GameType \"40\"]\n[FEN \"W:W46-50:B1-5\"]\n"),
+            "{frysk}"
+        );
+        let canadian = write_game(&game("canadian"));
+        assert!(canadian.contains("[GameType \"27\"]\n[Termination"), "{canadian}");
+        let thai = write_game(&game("thai"));
+        assert!(thai.contains("[GameType \"31,W,8,8,N2,0\"]\n"), "{thai}");
     }
 }
