@@ -5,9 +5,11 @@
 //! that dominated the test run. One crate compiles it once.
 
 mod bad_input;
+mod canadian_rules;
 mod dbc_constitutional_rules;
 mod diagonal_rules;
 mod endgames;
+mod frisian_rules;
 mod invariants;
 mod learn_features;
 mod orthogonal_perft;
@@ -18,3 +20,4 @@ mod seesaw_playouts;
 mod seesaw_rules;
 mod setups;
 mod support;
+mod thai_rules;
