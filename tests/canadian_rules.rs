@@ -57,7 +57,10 @@ fn canadian_man_jump_across_the_words() {
     let mut record = GameRecord::<C>::new(C::parse_position("W:W61:B56,2").expect("parses"));
     record.push_text("61x50").expect("legal");
     assert_eq!(C::fen(record.current()), "B:W50:B2");
-    assert_eq!(C::hash(record.current()), C::hash_from_scratch(record.current()));
+    assert_eq!(
+        C::hash(record.current()),
+        C::hash_from_scratch(record.current())
+    );
 }
 
 #[test]

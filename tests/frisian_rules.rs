@@ -40,10 +40,7 @@ fn legal(record: &GameRecord<F>) -> Vec<String> {
 fn frisian_man_captures_along_rows_and_files() {
     // The f4 man (33) takes d4 (32) along its row, landing on b4 (31), or f6 (23) up its
     // file, landing on f8 (13): one man either way, so both are legal.
-    assert_eq!(
-        moves::<F>("W:W33:B32,23,1"),
-        vec!["33x13x23", "33x31x32"]
-    );
+    assert_eq!(moves::<F>("W:W33:B32,23,1"), vec!["33x13x23", "33x31x32"]);
 }
 
 #[test]
@@ -69,10 +66,7 @@ fn frisian_value_rule_1_higher_value_first() {
     assert_eq!(moves::<F>("W:W33:B32,K23,1"), vec!["33x13x23"]);
     // Two kings (value 4) beat three men (value 3): up the file over the f6 king and along
     // row 8 over the h8 king (14), not the men d4, b6 and c9 (ending on d10).
-    assert_eq!(
-        moves::<F>("W:W33:B32,21,7,K23,K14"),
-        vec!["33x15x14x23"]
-    );
+    assert_eq!(moves::<F>("W:W33:B32,21,7,K23,K14"), vec!["33x15x14x23"]);
     assert_eq!(moves::<F>("W:W33:B32,21,7"), vec!["33x2x7x21x32"]);
 }
 
@@ -82,10 +76,7 @@ fn frisian_value_rule_2_fewer_kings_at_equal_value() {
     assert_eq!(moves::<F>("W:W33:B32,21,K23,1"), vec!["33x11x21x32"]);
     // One king and two men (value 4) beat two kings (value 4), our reading of the card's
     // ladder: d4, the b6 king and c9, not the kings on f6 and h8.
-    assert_eq!(
-        moves::<F>("W:W33:B32,K21,7,K23,K14"),
-        vec!["33x2x7x21x32"]
-    );
+    assert_eq!(moves::<F>("W:W33:B32,K21,7,K23,K14"), vec!["33x2x7x21x32"]);
 }
 
 #[test]

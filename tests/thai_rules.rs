@@ -56,10 +56,7 @@ fn thai_king_turns_back_180_degrees_over_the_emptied_squares() {
 fn thai_men_capture_forward_only() {
     // The c3 man takes d4 (18) forward, never b2 (25) behind it.
     assert_eq!(moves::<T>("W:W22:B18,25,1"), vec!["22x15x18"]);
-    assert_eq!(
-        moves::<Ru>("W:W22:B18,25,1"),
-        vec!["22x15x18", "22x29x25"]
-    );
+    assert_eq!(moves::<Ru>("W:W22:B18,25,1"), vec!["22x15x18", "22x29x25"]);
 }
 
 #[test]

@@ -455,7 +455,9 @@ mod tests {
                 PdnGameType::FromPosition { number } => {
                     assert!(
                         seen_game_types.iter().any(|&(n, _)| n == number)
-                            || VARIANTS.iter().any(|w| w.pdn_game_type == game_type(number)),
+                            || VARIANTS
+                                .iter()
+                                .any(|w| w.pdn_game_type == game_type(number)),
                         "{name}: GameType {number} is no other variant's"
                     );
                 }

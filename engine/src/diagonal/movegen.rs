@@ -108,7 +108,7 @@ fn man_may_jump<R: Rules>(side: Side, d: usize, first: bool) -> bool {
 #[inline(always)]
 fn turns<R: Rules>(d: usize) -> u8 {
     if R::SHEET.orthogonal_captures {
-        0xFF & !(1 << d) & !(1 << (d ^ 3))
+        !(1u8 << d) & !(1u8 << (d ^ 3))
     } else if d == 0 || d == 3 {
         0b0110
     } else {

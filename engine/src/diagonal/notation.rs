@@ -137,7 +137,9 @@ fn parse_king_moves<R: Rules>(field: &str) -> Result<[Option<(u8, usize)>; 2], S
     let bad = |why: String| SetupError::BadKingMoves(format!("'{}': {why}", truncate(field)));
     let parts: Vec<&str> = field.split('+').collect();
     let ["", black, white] = parts[..] else {
-        return Err(bad("expected +<count><square>+<count><square> (Black first)".into()));
+        return Err(bad(
+            "expected +<count><square>+<count><square> (Black first)".into(),
+        ));
     };
     let mut out = [None, None];
     for (text, side) in [(black, Side::Black), (white, Side::White)] {
@@ -152,7 +154,10 @@ fn parse_king_moves<R: Rules>(field: &str) -> Result<[Option<(u8, usize)>; 2], S
             continue;
         }
         if square.is_empty() {
-            return Err(bad(format!("{}'s count {count} has no square", side.name())));
+            return Err(bad(format!(
+                "{}'s count {count} has no square",
+                side.name()
+            )));
         }
         let s = parse_square::<R>(square).map_err(bad)?;
         out[side.index()] = Some((count as u8, s));

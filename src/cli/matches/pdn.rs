@@ -248,7 +248,10 @@ mod tests {
             second_player_starts: false,
         };
         let frisian = write_game(&game("frisian"));
-        assert!(frisian.contains("[GameType \"40\"]\n[Termination"), "{frisian}");
+        assert!(
+            frisian.contains("[GameType \"40\"]\n[Termination"),
+            "{frisian}"
+        );
         // Frysk! is Frisian from its own start, as pydraughts writes it.
         let frysk = write_game(&game("frysk"));
         assert!(
@@ -256,7 +259,10 @@ mod tests {
             "{frysk}"
         );
         let canadian = write_game(&game("canadian"));
-        assert!(canadian.contains("[GameType \"27\"]\n[Termination"), "{canadian}");
+        assert!(
+            canadian.contains("[GameType \"27\"]\n[Termination"),
+            "{canadian}"
+        );
         let thai = write_game(&game("thai"));
         assert!(thai.contains("[GameType \"31,W,8,8,N2,0\"]\n"), "{thai}");
     }
