@@ -178,7 +178,11 @@ mod tests {
             ("turkish", Some("30")),
             ("killer", None),
             ("seesaw", None),
-            ("frisian", None),
+            ("frisian", Some("40")),
+            ("frysk", Some("40")),
+            ("canadian", Some("27")),
+            ("thai", Some("31,W,8,8,N2,0")),
+            ("no-such-game", None),
         ] {
             assert_eq!(game_type(variant).as_deref(), value, "{variant}");
         }
