@@ -778,7 +778,7 @@ mod tests {
     /// pseudo-random game of `R` (and the key against its own recount).
     fn check_quiet_move_count<R: Rules>() {
         let mut with_kings = 0;
-        for seed in 1..=40 {
+        for seed in 1..=200 {
             random_game::<R>(seed, 300, |pos, moves| {
                 let counted = Diagonal::<R>::quiet_move_count(pos);
                 let captures = moves.first().is_some_and(|m| !m.captured.is_empty());
