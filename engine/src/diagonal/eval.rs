@@ -906,13 +906,13 @@ mod tests {
         check_incremental_terms::<DbcKillerLight>();
         check_incremental_terms::<DbcHalt>();
         check_incremental_terms::<DbcHalt2>();
-        // The 17 variants checked above are the ones with shipped weights.
-        assert_eq!(learned::SHIPPED.len(), 17);
         // The new boards and rules: 12x12's 25 windows, Frisian's counters in the key.
         check_incremental_terms::<Canadian>();
         check_incremental_terms::<Frisian>();
         check_incremental_terms::<Frysk>();
         check_incremental_terms::<Thai>();
+        // The variants checked above with shipped weights: all but Canadian.
+        assert_eq!(learned::SHIPPED.len(), 20);
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.

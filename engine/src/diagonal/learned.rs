@@ -25,7 +25,7 @@ use crate::game::Side;
 use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name: every diagonal variant.
+/// The weights files shipped with the engine, by variant name: every diagonal variant but Canadian.
 pub const SHIPPED: &[(&str, &str)] = &[
     (
         "international",
@@ -59,6 +59,9 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "constitutional",
         include_str!("../../weights/constitutional.txt"),
     ),
+    ("frisian", include_str!("../../weights/frisian.txt")),
+    ("frysk", include_str!("../../weights/frysk.txt")),
+    ("thai", include_str!("../../weights/thai.txt")),
 ];
 
 /// The numbering of `diagonal-patterns-v1` on one board.
@@ -256,6 +259,9 @@ mod tests {
                 "dbc-halt" => Learned::from_file::<DbcHalt>(&file, "shipped"),
                 "dbc-halt-2" => Learned::from_file::<DbcHalt2>(&file, "shipped"),
                 "constitutional" => Learned::from_file::<Constitutional>(&file, "shipped"),
+                "frisian" => Learned::from_file::<Frisian>(&file, "shipped"),
+                "frysk" => Learned::from_file::<Frysk>(&file, "shipped"),
+                "thai" => Learned::from_file::<Thai>(&file, "shipped"),
                 other => panic!("no test dispatch for shipped weights of {other}"),
             };
             let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
