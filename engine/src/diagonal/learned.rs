@@ -25,7 +25,7 @@ use crate::game::Side;
 use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
 use crate::learn::weights::{Base, WeightsFile};
 
-/// The weights files shipped with the engine, by variant name: every diagonal variant but Canadian.
+/// The weights files shipped with the engine, by variant name: every diagonal variant.
 pub const SHIPPED: &[(&str, &str)] = &[
     (
         "international",
@@ -62,6 +62,7 @@ pub const SHIPPED: &[(&str, &str)] = &[
     ("frisian", include_str!("../../weights/frisian.txt")),
     ("frysk", include_str!("../../weights/frysk.txt")),
     ("thai", include_str!("../../weights/thai.txt")),
+    ("canadian", include_str!("../../weights/canadian.txt")),
 ];
 
 /// The numbering of `diagonal-patterns-v1` on one board.
@@ -262,6 +263,7 @@ mod tests {
                 "frisian" => Learned::from_file::<Frisian>(&file, "shipped"),
                 "frysk" => Learned::from_file::<Frysk>(&file, "shipped"),
                 "thai" => Learned::from_file::<Thai>(&file, "shipped"),
+                "canadian" => Learned::from_file::<Canadian>(&file, "shipped"),
                 other => panic!("no test dispatch for shipped weights of {other}"),
             };
             let l = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
