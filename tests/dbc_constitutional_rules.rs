@@ -181,12 +181,12 @@ fn random_setup(rng: &mut SmallRng) -> Setup {
 }
 
 /// The position of `setup` for variant `R` (its key and evaluation terms are `R`'s).
-fn position<R: Rules>(setup: &Setup) -> Position {
+fn position<R: Rules<Bits = u64>>(setup: &Setup) -> Position {
     Position::from_setup::<R>(setup.clone())
         .unwrap_or_else(|e| panic!("{}: random setup {setup:?}: {e}", R::NAME))
 }
 
-fn move_set<R: Rules>(setup: &Setup) -> BTreeSet<(u8, u8, u64)> {
+fn move_set<R: Rules<Bits = u64>>(setup: &Setup) -> BTreeSet<(u8, u8, u64)> {
     let pos = position::<R>(setup);
     let mut list = Vec::new();
     Diagonal::<R>::generate(&pos, Duplicates::Drop, &mut list);
@@ -197,6 +197,7 @@ fn move_set<R: Rules>(setup: &Setup) -> BTreeSet<(u8, u8, u64)> {
 /// International sequence before the majority rule is applied.
 struct InternationalFree;
 impl Rules for InternationalFree {
+    type Bits = u64;
     const NAME: &'static str = "international-free";
     const SHEET: RuleSheet = RuleSheet {
         precedence: Precedence::Free,

@@ -1,6 +1,7 @@
 //! Invariants that every registered variant must keep: the start position reads, has a move,
 //! prints and parses back; random playouts ([`Playouts`]) keep the incremental hash equal to a
-//! fresh computation and every position's FEN and Hub string reading back to it, list no move
+//! fresh computation, every position's FEN reading back to it and its Hub string to itself
+//! (Frisian's king-move counters come from the moves, not the Hub string), list no move
 //! twice, write every move in text (both styles) that parses back to the same move, and count
 //! as many moves for perft's last ply as they list; and perft agrees with perft by plain move
 //! generation.

@@ -5,10 +5,12 @@
 //! that dominated the test run. One crate compiles it once.
 
 mod bad_input;
+mod canadian_rules;
 mod dbc_constitutional_rules;
 mod diagonal_rules;
 mod egtb;
 mod endgames;
+mod frisian_rules;
 mod invariants;
 mod learn_features;
 mod orthogonal_perft;
@@ -19,3 +21,4 @@ mod seesaw_playouts;
 mod seesaw_rules;
 mod setups;
 mod support;
+mod thai_rules;

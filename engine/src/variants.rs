@@ -18,7 +18,7 @@ use crate::orthogonal::{rules as or, Orthogonal};
 /// The four families of the project; each is one implementation of [`Game`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
-    /// Men and kings on the dark squares of 8x8 and 10x10 boards.
+    /// Men and kings on the dark squares of 8x8, 10x10 and 12x12 boards.
     Diagonal,
     /// Turkish draughts and the Gothic games on all 64 squares.
     Orthogonal,
@@ -41,8 +41,8 @@ impl Family {
 }
 
 /// A variant's PDN `GameType` tag (the PDN standard's GameType list: 20 International, 21
-/// English, 22 Italian, 23 American pool, 24 Spanish, 25 Russian, 26 Brazilian, 29 Czech, 30
-/// Turkish, ...).
+/// English, 22 Italian, 23 American pool, 24 Spanish, 25 Russian, 26 Brazilian, 27 Canadian,
+/// 29 Czech, 30 Turkish, 31 Thai, 40 Frisian, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PdnGameType {
     /// A number of the standard's list.
@@ -53,6 +53,12 @@ pub enum PdnGameType {
         /// height, notation, invert flag: `,W,8,8,A0,0`), when the number alone does not
         /// describe the game; empty otherwise.
         suffix: &'static str,
+    },
+    /// Another game's number, whose rules the game plays from its own start: the `FEN` tag is
+    /// always written (Frysk!, written as Frisian from its start, as pydraughts does).
+    FromPosition {
+        /// The GameType number.
+        number: u8,
     },
     /// The list numbers no such game; the game is written with a `Variant` tag instead.
     Unlisted {
@@ -66,8 +72,14 @@ impl PdnGameType {
     pub fn tag_value(self) -> Option<String> {
         match self {
             PdnGameType::Listed { number, suffix } => Some(format!("{number}{suffix}")),
+            PdnGameType::FromPosition { number } => Some(number.to_string()),
             PdnGameType::Unlisted { .. } => None,
         }
+    }
+
+    /// Whether a game's `FEN` tag must be written even from the variant's start.
+    pub fn needs_fen(self) -> bool {
+        matches!(self, PdnGameType::FromPosition { .. })
     }
 }
 
@@ -79,6 +91,17 @@ const fn game_type(number: u8) -> PdnGameType {
 /// The GameType of a variant that the PDN standard does not list.
 const UNLISTED: PdnGameType = PdnGameType::Unlisted {
     reason: "the PDN standard's GameType list has no number for this game",
+};
+
+/// Frysk!: Frisian's GameType 40 with the start in a `FEN` tag (card `frisian.md`: Lidraughts
+/// writes 97, pydraughts 40; 97 is no number of the PDN standard's list).
+const FRISIAN_FROM_POSITION: PdnGameType = PdnGameType::FromPosition { number: 40 };
+
+/// Thai: GameType 31, whose default (`31,B,8,8,N2,0`) has Black begin; our first player, on
+/// 25-32, is called White (card `thai.md`, our choice), so the tag says so.
+const THAI_GAME_TYPE: PdnGameType = PdnGameType::Listed {
+    number: 31,
+    suffix: ",W,8,8,N2,0",
 };
 
 /// How a variant's PDN files write a game's result.
@@ -265,6 +288,14 @@ registry! {
         "dbc with the halt when the last two captured pieces are kings";
     Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts, Card,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
+    Diagonal<dr::Canadian> => Diagonal, [], game_type(27), Draughts, Card,
+        "Canadian draughts: International rules on 12x12, 30 men each";
+    Diagonal<dr::Frisian> => Diagonal, [], game_type(40), Draughts, Card,
+        "Frisian draughts: orthogonal captures too, the value rule, three quiet king moves";
+    Diagonal<dr::Frysk> => Diagonal, ["frysk!"], FRISIAN_FROM_POSITION, Draughts, Card,
+        "Frysk!: Frisian draughts from five men each on the first row";
+    Diagonal<dr::Thai> => Diagonal, [], THAI_GAME_TYPE, Draughts, Card,
+        "Thai draughts (Mak-hot), 8x8, 8 men each, kings land right behind, no precedence";
     Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts, Card,
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
     Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts, Card,
@@ -375,9 +406,11 @@ mod tests {
             // each one finds this row and dispatches to the game called `name`.
             for n in std::iter::once(&name).chain(v.aliases) {
                 assert!(!n.is_empty(), "{name}: an empty name");
+                // Lower-case words; `frysk!` is pydraughts' own name for Frysk!.
                 assert!(
                     n.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                        || *n == "frysk!",
                     "{name}: '{n}' is not a lower-case word"
                 );
                 assert!(!seen_names.contains(n), "{name}: '{n}' is taken");
@@ -418,6 +451,15 @@ mod tests {
                         "{name}: GameType {number}{suffix} is taken"
                     );
                     seen_game_types.push((number, suffix));
+                }
+                PdnGameType::FromPosition { number } => {
+                    assert!(
+                        seen_game_types.iter().any(|&(n, _)| n == number)
+                            || VARIANTS
+                                .iter()
+                                .any(|w| w.pdn_game_type == game_type(number)),
+                        "{name}: GameType {number} is no other variant's"
+                    );
                 }
                 PdnGameType::Unlisted { reason } => {
                     assert!(

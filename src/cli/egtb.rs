@@ -133,9 +133,10 @@ pub struct ProbeArgs {
     /// Directory of the tables.
     #[arg(long, default_value = "egtb")]
     pub dir: PathBuf,
-    /// Most pieces of the tables to load.
-    #[arg(long, short = 'p', default_value_t = MAX_PIECES)]
-    pub pieces: u32,
+    /// Most pieces of the tables to load (default: the position's pieces, so that only the
+    /// slices it can lead to are loaded and reported missing).
+    #[arg(long, short = 'p')]
+    pub pieces: Option<u32>,
 }
 
 /// Options of `polydam egtb verify`.
@@ -409,16 +410,16 @@ impl<W: Write> TableVisitor for ProbeJob<'_, W> {
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let record = a.position.record::<G>()?;
         let pos = *record.current();
-        let tables = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        let pieces = G::piece_count(&pos);
+        let load = a.pieces.unwrap_or(pieces.min(MAX_PIECES));
+        if pieces > load {
+            return Err(CliError(format!(
+                "the position has {pieces} pieces; the tables loaded go to {load}"
+            )));
+        }
+        let tables = TableSet::<G>::open(&a.dir, load).map_err(|e| CliError(e.to_string()))?;
         for p in tables.problems() {
             eprintln!("polydam: warning: {p}");
-        }
-        let pieces = G::piece_count(&pos);
-        if pieces > a.pieces {
-            return Err(CliError(format!(
-                "the position has {pieces} pieces; the tables loaded go to {}",
-                a.pieces
-            )));
         }
         let Some(value) = tables.value(&pos) else {
             return Err(CliError(format!(

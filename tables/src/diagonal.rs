@@ -1,8 +1,12 @@
-//! Geometry of the diagonal (dark-square) boards, 8x8 and 10x10.
+//! Geometry of the diagonal (dark-square) boards: 8x8, 10x10 and 12x12.
 //!
 //! Internal square indices count from 0 at the top-left playing square (as seen by the side that
 //! starts at the bottom) to `SQUARES - 1` at the bottom-right one, row by row. Every variant's
 //! printed numbering is a permutation of these indices (see the engine's notation module).
+//!
+//! The ghost-bit layout spans 35 bits on 8x8 and 54 on 10x10, which fit a `u64`; the 77 of
+//! 12x12 need a `u128`. The `u64` masks ([`Geometry::mask`], ...) are for the
+//! two smaller boards; the `wide_` ones serve every board.
 
 /// A diagonal board geometry: its size and the bit layout of its playing squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +21,8 @@ pub struct Geometry {
 pub const EIGHT: Geometry = Geometry { half: 4, rows: 8 };
 /// The 10x10 board (50 playing squares).
 pub const TEN: Geometry = Geometry { half: 5, rows: 10 };
+/// The 12x12 board (72 playing squares on 77 bits: a `u128`).
+pub const TWELVE: Geometry = Geometry { half: 6, rows: 12 };
 
 impl Geometry {
     /// Number of playing squares.
@@ -32,9 +38,20 @@ impl Geometry {
         (row / 2) * (2 * self.half + 1) + (row % 2) * self.half + col
     }
 
-    /// Single-bit mask of the internal square index `square`.
+    /// Single-bit mask of the internal square index `square` (8x8 and 10x10 only: see
+    /// [`Geometry::wide_bit_of_square`] for every board).
     pub const fn bit_of_square(&self, square: usize) -> u64 {
         1u64 << self.bit_index(square)
+    }
+
+    /// Single-bit mask of the internal square index `square`, on any board.
+    pub const fn wide_bit_of_square(&self, square: usize) -> u128 {
+        1u128 << self.bit_index(square)
+    }
+
+    /// Number of bits the layout spans (the highest square's bit plus one).
+    pub const fn bits(&self) -> u32 {
+        self.bit_index(self.squares() - 1) + 1
     }
 
     /// Internal square index of bit `bit`, or `None` for a ghost or out-of-board bit.
@@ -52,24 +69,47 @@ impl Geometry {
         Some((row * self.half + offset % self.half) as usize)
     }
 
-    /// Mask of all playing squares.
+    /// Mask of all playing squares (8x8 and 10x10 only: see [`Geometry::wide_mask`]).
     pub const fn mask(&self) -> u64 {
-        let mut m = 0u64;
+        self.wide_mask() as u64
+    }
+
+    /// Mask of all playing squares, on any board.
+    pub const fn wide_mask(&self) -> u128 {
+        let mut m = 0u128;
         let mut s = 0;
         while s < self.squares() {
-            m |= self.bit_of_square(s);
+            m |= self.wide_bit_of_square(s);
             s += 1;
         }
         m
     }
 
-    /// Mask of the squares of row `row` (0 = top row).
+    /// Mask of the squares of row `row` (0 = top row; 8x8 and 10x10 only: see
+    /// [`Geometry::wide_row_mask`]).
     pub const fn row_mask(&self, row: u32) -> u64 {
-        let mut m = 0u64;
+        self.wide_row_mask(row) as u64
+    }
+
+    /// Mask of the squares of row `row` (0 = top row), on any board.
+    pub const fn wide_row_mask(&self, row: u32) -> u128 {
+        let mut m = 0u128;
         let mut c = 0;
         while c < self.half {
-            m |= self.bit_of_square((row * self.half + c) as usize);
+            m |= self.wide_bit_of_square((row * self.half + c) as usize);
             c += 1;
+        }
+        m
+    }
+
+    /// Mask of the squares in column `col` of their row (0 = leftmost playing square of each
+    /// row, `half - 1` the rightmost), on any board: the edges of a step along a row.
+    pub const fn wide_column_mask(&self, col: u32) -> u128 {
+        let mut m = 0u128;
+        let mut r = 0;
+        while r < self.rows {
+            m |= self.wide_bit_of_square((r * self.half + col) as usize);
+            r += 1;
         }
         m
     }
@@ -114,33 +154,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bits_round_trip_on_both_boards() {
-        for g in [EIGHT, TEN] {
+    fn bits_round_trip_on_every_board() {
+        for g in [EIGHT, TEN, TWELVE] {
             for s in 0..g.squares() {
                 assert_eq!(g.square_of_bit(g.bit_index(s)), Some(s));
                 let (r, f) = g.row_file(s);
                 assert_eq!(g.square_at(r, f), Some(s));
             }
-            assert_eq!(g.mask().count_ones() as usize, g.squares());
+            assert_eq!(g.wide_mask().count_ones() as usize, g.squares());
         }
+        assert_eq!(EIGHT.bits(), 35);
+        assert_eq!(TEN.bits(), 54);
+        assert_eq!(TWELVE.bits(), 77);
+        assert_eq!(TEN.mask() as u128, TEN.wide_mask());
     }
 
     #[test]
     fn steps_match_the_board_neighbours() {
-        for g in [EIGHT, TEN] {
+        for g in [EIGHT, TEN, TWELVE] {
             for s in 0..g.squares() {
                 let (r, f) = g.row_file(s);
-                let b = g.bit_of_square(s);
-                let dl = (b << g.step_down_left()) & g.mask();
+                let b = g.wide_bit_of_square(s);
+                let dl = (b << g.step_down_left()) & g.wide_mask();
                 let want = if f > 0 {
                     g.square_at(r + 1, f - 1)
                 } else {
                     None
                 };
-                assert_eq!(dl, want.map_or(0, |t| g.bit_of_square(t)), "square {s}");
-                let dr = (b << g.step_down_right()) & g.mask();
+                assert_eq!(
+                    dl,
+                    want.map_or(0, |t| g.wide_bit_of_square(t)),
+                    "square {s}"
+                );
+                let dr = (b << g.step_down_right()) & g.wide_mask();
                 let want = g.square_at(r + 1, f + 1);
-                assert_eq!(dr, want.map_or(0, |t| g.bit_of_square(t)), "square {s}");
+                assert_eq!(
+                    dr,
+                    want.map_or(0, |t| g.wide_bit_of_square(t)),
+                    "square {s}"
+                );
             }
         }
     }

@@ -6,9 +6,9 @@
 //!
 //! # Diagonal boards
 //!
-//! The playing squares of an N x N draughts board (N = 8 or 10) are stored in a `u64` with one
-//! *ghost* bit after every two rows, the layout used by most fast draughts engines. With
-//! `H = N / 2` squares per row, a pair of rows takes `2H + 1` bits and the four diagonal steps
+//! The playing squares of an N x N draughts board (N = 8 or 10; 12 in a `u128`) are stored in
+//! a `u64` with one *ghost* bit after every two rows, the layout used by most fast draughts
+//! engines. With `H = N / 2` squares per row, a pair of rows takes `2H + 1` bits and the four diagonal steps
 //! become constant shifts: `H` and `H + 1` towards the bottom (higher square numbers), the same
 //! amounts to the right towards the top. A step that leaves the board lands on a ghost bit or
 //! outside the board mask, so `shift & MASK` is a complete edge test.

@@ -46,6 +46,7 @@ transcripts! {
     russian_in_pydraughts_numbering => "russian_pydraughts.hub",
     english_in_pydraughts_numbering => "english_pydraughts.hub",
     italian_brazilian_and_aliases => "other_8x8_and_aliases.hub",
+    frisian_counters_from_moves_and_frysk => "frisian_hub.hub",
 }
 
 #[test]

@@ -38,8 +38,9 @@ except ImportError:  # pragma: no cover
     sys.stderr.write("selfplay.py needs pydraughts: pip install -r tests/pydraughts/requirements.txt\n")
     sys.exit(2)
 
-# pydraughts variant name -> the name the engine is told with set-param.
-ENGINE_VARIANT_NAME = {"standard": "international"}
+# pydraughts variant name -> the name the engine is told with set-param. Lidraughts and its
+# bots send `frisian` for Frysk! too (the position says which start it is).
+ENGINE_VARIANT_NAME = {"standard": "international", "frysk!": "frisian"}
 PYDRAUGHTS_VARIANTS = ["standard", "russian", "brazilian", "english", "italian",
                        "frisian", "frysk!", "antidraughts", "breakthrough", "turkish"]
 RESULT = {2: "1-0 (white wins)", 1: "0-1 (black wins)", 0: "draw"}

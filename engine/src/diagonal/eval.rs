@@ -10,10 +10,13 @@
 //! row; White's men move towards internal row 0. Every feature is computed for both sides with
 //! mirrored masks and subtracted, so the evaluation is colour-symmetric by construction.
 
-use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
+use polydam_tables::diagonal::{Geometry, EIGHT, TEN, TWELVE};
 
+use super::bits::Bits;
 use super::learned::learned;
-use super::movegen::{board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, step};
+use super::movegen::{
+    board_mask, is_forward, kings_can_capture, men_with_first_jump, ray, restricted_king, step,
+};
 use super::position::Position;
 use super::rules::{Goal, Halt, RuleSheet, Rules};
 use crate::game::Side;
@@ -27,9 +30,9 @@ pub struct Weights {
     /// A king.
     pub king: i32,
     /// Per man, by advancement (rows in front of its own back row), in the middle game.
-    pub advance: [i32; 10],
+    pub advance: [i32; 12],
     /// The same in the endgame (interpolated by the number of men left).
-    pub advance_endgame: [i32; 10],
+    pub advance_endgame: [i32; 12],
     /// Per man on the central squares.
     pub centre: i32,
     /// Per man on the own back row while the opponent has no king (it stops breakthroughs).
@@ -42,7 +45,7 @@ pub struct Weights {
     /// Per square a king could move to.
     pub king_mobility: i32,
     /// A runaway man (nothing can stop it reaching the far row), by rows still to go.
-    pub runaway: [i32; 10],
+    pub runaway: [i32; 12],
     /// Bonus for the side ahead in material, growing as material comes off (trade when ahead).
     pub exchange: i32,
 }
@@ -51,29 +54,61 @@ pub struct Weights {
 pub const TEN_FLYING: Weights = Weights {
     man: 100,
     king: 320,
-    advance: [0, 2, 4, 6, 8, 9, 10, 12, 16, 0],
-    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 34, 44, 0],
+    advance: [0, 2, 4, 6, 8, 9, 10, 12, 16, 0, 0, 0],
+    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 34, 44, 0, 0, 0],
     centre: 6,
     back_guard: 5,
     balance: 2,
     mobility: 2,
     king_mobility: 2,
-    runaway: [0, 250, 220, 190, 150, 110, 70, 40, 0, 0],
+    runaway: [0, 250, 220, 190, 150, 110, 70, 40, 0, 0, 0, 0],
     exchange: 20,
+};
+
+/// Flying kings on 12x12 (Canadian): International's weights, advancement spread over the
+/// two more rows.
+pub const TWELVE_FLYING: Weights = Weights {
+    man: 100,
+    king: 320,
+    advance: [0, 2, 3, 5, 6, 8, 9, 10, 12, 14, 18, 0],
+    advance_endgame: [0, 3, 6, 10, 13, 17, 21, 26, 32, 38, 46, 0],
+    centre: 5,
+    back_guard: 5,
+    balance: 2,
+    mobility: 2,
+    king_mobility: 2,
+    runaway: [0, 250, 225, 200, 175, 150, 120, 90, 60, 30, 0, 0],
+    exchange: 20,
+};
+
+/// Frisian draughts (10x10, captures along rows and files too): International's weights with
+/// a king worth a little less, since a king that has made three quiet moves must rest
+/// (untuned starting values; the learned weights correct them).
+pub const FRISIAN: Weights = Weights {
+    king: 280,
+    ..TEN_FLYING
+};
+
+/// Thai draughts (8x8, eight men each, kings that land right behind each piece they take):
+/// the 8x8 flying weights with a cheaper king, which cannot take from afar and escape
+/// (untuned starting values).
+pub const THAI: Weights = Weights {
+    king: 200,
+    ..EIGHT_FLYING
 };
 
 /// Flying kings on 8x8 (Russian, Brazilian, Pool, Spanish, Czech).
 pub const EIGHT_FLYING: Weights = Weights {
     man: 100,
     king: 260,
-    advance: [0, 3, 6, 9, 12, 15, 20, 0, 0, 0],
-    advance_endgame: [0, 6, 12, 18, 26, 36, 48, 0, 0, 0],
+    advance: [0, 3, 6, 9, 12, 15, 20, 0, 0, 0, 0, 0],
+    advance_endgame: [0, 6, 12, 18, 26, 36, 48, 0, 0, 0, 0, 0],
     centre: 8,
     back_guard: 6,
     balance: 2,
     mobility: 2,
     king_mobility: 2,
-    runaway: [0, 200, 160, 120, 80, 40, 0, 0, 0, 0],
+    runaway: [0, 200, 160, 120, 80, 40, 0, 0, 0, 0, 0, 0],
     exchange: 20,
 };
 
@@ -81,14 +116,14 @@ pub const EIGHT_FLYING: Weights = Weights {
 pub const EIGHT_SHORT: Weights = Weights {
     man: 100,
     king: 150,
-    advance: [0, 2, 4, 6, 8, 10, 14, 0, 0, 0],
-    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 0, 0, 0],
+    advance: [0, 2, 4, 6, 8, 10, 14, 0, 0, 0, 0, 0],
+    advance_endgame: [0, 4, 8, 12, 16, 20, 26, 0, 0, 0, 0, 0],
     centre: 8,
     back_guard: 8,
     balance: 1,
     mobility: 2,
     king_mobility: 4,
-    runaway: [0, 40, 30, 20, 10, 0, 0, 0, 0, 0],
+    runaway: [0, 40, 30, 20, 10, 0, 0, 0, 0, 0, 0, 0],
     exchange: 20,
 };
 
@@ -96,14 +131,14 @@ pub const EIGHT_SHORT: Weights = Weights {
 pub const BREAKTHROUGH: Weights = Weights {
     man: 100,
     king: 0,
-    advance: [0, 3, 6, 10, 15, 22, 32, 46, 66, 0],
-    advance_endgame: [0, 6, 12, 20, 30, 44, 64, 92, 132, 0],
+    advance: [0, 3, 6, 10, 15, 22, 32, 46, 66, 0, 0, 0],
+    advance_endgame: [0, 6, 12, 20, 30, 44, 64, 92, 132, 0, 0, 0],
     centre: 4,
     back_guard: 12,
     balance: 2,
     mobility: 2,
     king_mobility: 0,
-    runaway: [0, 3000, 2600, 2200, 1800, 1400, 1000, 600, 0, 0],
+    runaway: [0, 3000, 2600, 2200, 1800, 1400, 1000, 600, 0, 0, 0, 0],
     exchange: 0,
 };
 
@@ -111,14 +146,14 @@ pub const BREAKTHROUGH: Weights = Weights {
 pub const ANTIDRAUGHTS: Weights = Weights {
     man: -100,
     king: -150,
-    advance: [0; 10],
-    advance_endgame: [0; 10],
+    advance: [0; 12],
+    advance_endgame: [0; 12],
     centre: 0,
     back_guard: 0,
     balance: 0,
     mobility: -3,
     king_mobility: -1,
-    runaway: [0; 10],
+    runaway: [0; 12],
     exchange: 0,
 };
 
@@ -129,8 +164,14 @@ pub fn weights<R: Rules>() -> &'static Weights {
         Goal::NoMoveWins => &ANTIDRAUGHTS,
         Goal::FirstKingWins => &BREAKTHROUGH,
         Goal::Normal => {
-            if R::SHEET.board.half == TEN.half {
+            if R::SHEET.orthogonal_captures {
+                &FRISIAN
+            } else if R::SHEET.board.half == TEN.half {
                 &TEN_FLYING
+            } else if R::SHEET.board.half == TWELVE.half {
+                &TWELVE_FLYING
+            } else if R::SHEET.king_lands_behind {
+                &THAI
             } else if R::SHEET.flying_kings {
                 &EIGHT_FLYING
             } else {
@@ -168,7 +209,8 @@ pub const fn king_value_percent(sheet: &RuleSheet) -> i32 {
 /// The largest number of pieces a lone defending king usually holds a draw against, when the
 /// attackers have nothing else (a guide for the evaluation; the search finds the actual wins).
 ///
-/// With flying kings, International's lone king on the long diagonal holds against three.
+/// With flying kings, International's lone king on the long diagonal holds against three
+/// (on 8x8 against two; Canadian's 12x12 board is taken to be like 10x10, not measured).
 /// Each halt rule lets the attacker sacrifice a king so that the lone king's capture must stop
 /// right behind it, on a square where it is taken: against one extra piece when any capture of
 /// a king halts (Killer, `dbc-killer`), against two more when only multiple captures halt
@@ -180,7 +222,13 @@ pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
     if !sheet.flying_kings {
         return 0;
     }
-    if sheet.board.half != TEN.half {
+    // Frisian kings also take along rows and files, and the card gives two kings seven moves
+    // to win against one; Thai kings must land right behind, and two beat one [MS]. Taken
+    // from the rules, not measured.
+    if sheet.orthogonal_captures || sheet.king_lands_behind {
+        return 1;
+    }
+    if sheet.board.half == EIGHT.half {
         return 2;
     }
     if sheet.constitutional {
@@ -193,52 +241,52 @@ pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
     }
 }
 
-/// Masks of one board, built at compile time. Side-relative masks are indexed by
-/// [`Side::index`].
+/// Masks of one board, built at compile time (as `u128`: the word of a narrower board reads
+/// their low bits). Side-relative masks are indexed by [`Side::index`].
 struct Masks {
     /// `[side][a]`: the row `a` rows in front of the side's back row.
-    advance_row: [[u64; 10]; 2],
+    advance_row: [[u128; 12]; 2],
     /// The central squares (the same for both sides).
-    centre: u64,
+    centre: u128,
     /// `[side]`: the rows of the opponent's half, where a man may be a runaway.
-    advanced: [u64; 2],
+    advanced: [u128; 2],
     /// `[side][bit]`: the rows a man of `side` on `bit` still has to go.
-    to_go: [[u8; 64]; 2],
+    to_go: [[u8; 128]; 2],
 }
 
-const fn advance_row_of(g: Geometry, side: usize, a: u32) -> u64 {
+const fn advance_row_of(g: Geometry, side: usize, a: u32) -> u128 {
     if a >= g.rows {
         return 0;
     }
     if side == 0 {
-        g.row_mask(g.rows - 1 - a)
+        g.wide_row_mask(g.rows - 1 - a)
     } else {
-        g.row_mask(a)
+        g.wide_row_mask(a)
     }
 }
 
 const fn build_masks(g: Geometry) -> Masks {
-    let mut advance_row = [[0u64; 10]; 2];
+    let mut advance_row = [[0u128; 12]; 2];
     let mut a = 0;
-    while a < 10 {
+    while a < 12 {
         advance_row[0][a] = advance_row_of(g, 0, a as u32);
         advance_row[1][a] = advance_row_of(g, 1, a as u32);
         a += 1;
     }
     let width = 2 * g.half;
-    let mut centre = 0u64;
+    let mut centre = 0u128;
     let mut s = 0;
     while s < g.squares() {
         let (r, f) = g.row_file(s);
         let bit = g.bit_index(s) as usize;
-        let b = 1u64 << bit;
+        let b = 1u128 << bit;
         if (r == g.rows / 2 - 1 || r == g.rows / 2) && f >= 2 && f + 3 <= width {
             centre |= b;
         }
         s += 1;
     }
-    let mut advanced = [0u64; 2];
-    let mut to_go = [[0u8; 64]; 2];
+    let mut advanced = [0u128; 2];
+    let mut to_go = [[0u8; 128]; 2];
     let mut a = g.rows / 2;
     while a < g.rows - 1 {
         advanced[0] |= advance_row_of(g, 0, a);
@@ -263,11 +311,14 @@ const fn build_masks(g: Geometry) -> Masks {
 
 static TEN_MASKS: Masks = build_masks(TEN);
 static EIGHT_MASKS: Masks = build_masks(EIGHT);
+static TWELVE_MASKS: Masks = build_masks(TWELVE);
 
 #[inline(always)]
 fn masks<R: Rules>() -> &'static Masks {
     if R::SHEET.board.half == TEN.half {
         &TEN_MASKS
+    } else if R::SHEET.board.half == TWELVE.half {
+        &TWELVE_MASKS
     } else {
         &EIGHT_MASKS
     }
@@ -275,7 +326,7 @@ fn masks<R: Rules>() -> &'static Masks {
 
 /// Whether `side` would have a capture if it were its turn (bitboards only, no move list).
 #[inline]
-pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
+pub fn can_capture<R: Rules>(pos: &Position<R::Bits>, side: Side) -> bool {
     let us = side.index();
     let own = pos.pieces[us];
     let enemy = pos.pieces[1 - us];
@@ -286,21 +337,22 @@ pub fn can_capture<R: Rules>(pos: &Position, side: Side) -> bool {
     } else {
         enemy & !pos.kings
     };
-    if men_with_first_jump::<R>(side, men, man_targets, empty) != 0 {
+    if !men_with_first_jump::<R>(side, men, man_targets, empty).is_empty() {
         return true;
     }
     let kings = own & pos.kings;
-    kings != 0 && kings_can_capture::<R>(kings, enemy, empty)
+    !kings.is_empty() && kings_can_capture::<R>(kings, enemy, empty)
 }
 
 /// Whether the side to move has any legal move (bitboards only).
 #[inline]
-pub fn can_move<R: Rules>(pos: &Position) -> bool {
+pub fn can_move<R: Rules>(pos: &Position<R::Bits>) -> bool {
     let us = pos.side.index();
     let own = pos.pieces[us];
     let empty = !pos.occupied() & board_mask::<R>();
     let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    // Frisian: a king after three successive quiet moves may only capture.
+    let kings = own & pos.kings & !restricted_king::<R>(pos);
     for d in 0..4 {
         let movers = if is_forward(pos.side, d) {
             men | kings
@@ -309,7 +361,7 @@ pub fn can_move<R: Rules>(pos: &Position) -> bool {
         };
         // One step is always legal when the square is free (Constitutional restricts only
         // slides past a threatened square).
-        if step::<R>(movers, d) & empty != 0 {
+        if !(step::<R>(movers, d) & empty).is_empty() {
             return true;
         }
     }
@@ -325,7 +377,7 @@ pub fn can_move<R: Rules>(pos: &Position) -> bool {
 /// (or per row).
 pub(crate) struct Tables {
     /// `[side][bit]`: the packed terms of a man of `side` on `bit`.
-    square: [[i64; 64]; 2],
+    square: [[i64; 128]; 2],
 }
 
 /// Four signed 16-bit fields in one `i64`, summed with plain additions as long as every field's
@@ -364,13 +416,13 @@ fn unpack(packed: i32) -> (i32, i32) {
 const fn build_tables(g: Geometry, w: &Weights) -> Tables {
     let m = build_masks(g);
     // Per-square values first.
-    let mut square = [[0i64; 64]; 2];
+    let mut square = [[0i64; 128]; 2];
     let width = 2 * g.half;
     let mut s = 0;
     while s < g.squares() {
         let (r, f) = g.row_file(s);
         let bit = g.bit_index(s) as usize;
-        let centre = if m.centre & (1u64 << bit) != 0 {
+        let centre = if m.centre & (1u128 << bit) != 0 {
             w.centre
         } else {
             0
@@ -399,6 +451,9 @@ static EIGHT_FLYING_TABLES: Tables = build_tables(EIGHT, &EIGHT_FLYING);
 static EIGHT_SHORT_TABLES: Tables = build_tables(EIGHT, &EIGHT_SHORT);
 static BREAKTHROUGH_TABLES: Tables = build_tables(TEN, &BREAKTHROUGH);
 static ANTIDRAUGHTS_TABLES: Tables = build_tables(TEN, &ANTIDRAUGHTS);
+static TWELVE_FLYING_TABLES: Tables = build_tables(TWELVE, &TWELVE_FLYING);
+static FRISIAN_TABLES: Tables = build_tables(TEN, &FRISIAN);
+static THAI_TABLES: Tables = build_tables(EIGHT, &THAI);
 
 /// The per-square tables the variant `R` is evaluated with.
 #[inline(always)]
@@ -407,8 +462,14 @@ pub(crate) fn tables<R: Rules>() -> &'static Tables {
         Goal::NoMoveWins => &ANTIDRAUGHTS_TABLES,
         Goal::FirstKingWins => &BREAKTHROUGH_TABLES,
         Goal::Normal => {
-            if R::SHEET.board.half == TEN.half {
+            if R::SHEET.orthogonal_captures {
+                &FRISIAN_TABLES
+            } else if R::SHEET.board.half == TEN.half {
                 &TEN_FLYING_TABLES
+            } else if R::SHEET.board.half == TWELVE.half {
+                &TWELVE_FLYING_TABLES
+            } else if R::SHEET.king_lands_behind {
+                &THAI_TABLES
             } else if R::SHEET.flying_kings {
                 &EIGHT_FLYING_TABLES
             } else {
@@ -434,14 +495,14 @@ pub(crate) fn man_square_terms(t: &Tables, side: usize, bit: u32) -> i64 {
 }
 
 /// Both sides' [`Position::men_terms`] computed from scratch.
-pub(crate) fn men_terms_from_scratch<R: Rules>(pos: &Position) -> [i64; 2] {
+pub(crate) fn men_terms_from_scratch<R: Rules>(pos: &Position<R::Bits>) -> [i64; 2] {
     let t = tables::<R>();
     let mut sums = [0i64; 2];
     for (side, sum) in sums.iter_mut().enumerate() {
         let mut men = pos.pieces[side] & !pos.kings;
-        while men != 0 {
+        while !men.is_empty() {
             *sum += t.square[side][men.trailing_zeros() as usize];
-            men &= men - 1;
+            men = men.clear_lowest();
         }
     }
     sums
@@ -449,7 +510,7 @@ pub(crate) fn men_terms_from_scratch<R: Rules>(pos: &Position) -> [i64; 2] {
 
 #[inline(always)]
 fn side_terms<R: Rules>(
-    pos: &Position,
+    pos: &Position<R::Bits>,
     side: Side,
     w: &Weights,
     m: &Masks,
@@ -468,14 +529,14 @@ fn side_terms<R: Rules>(
     // wing gets squeezed.
     let mut packed = men_packed - pack(balance.abs() * w.balance, 0);
 
-    if enemy_kings == 0 && w.back_guard != 0 {
-        let guards = (men & m.advance_row[s][0]).count_ones() as i32;
+    if enemy_kings.is_empty() && w.back_guard != 0 {
+        let guards = (men & R::Bits::from_wide(m.advance_row[s][0])).count_ones() as i32;
         packed += pack(guards * w.back_guard, 0);
     }
 
     // Men mobility: free forward steps (a side that runs out of moves loses).
     if w.mobility != 0 {
-        let mut steps = 0;
+        let mut steps = R::Bits::ZERO;
         for d in 0..4 {
             if is_forward(side, d) {
                 steps |= step::<R>(men, d) & empty;
@@ -489,11 +550,11 @@ fn side_terms<R: Rules>(
     let mut n_kings = 0;
     let mut king_room = 0;
     let mut k = kings;
-    while k != 0 {
-        let b = k & k.wrapping_neg();
-        k &= k - 1;
+    while !k.is_empty() {
+        let b = k.lowest();
+        k = k.clear_lowest();
         n_kings += 1;
-        let mut squares = 0u64;
+        let mut squares = R::Bits::ZERO;
         // Both constant per variant: the mobility weight, and the lone-king term of
         // `evaluate`, which reads the room.
         if w.king_mobility != 0 || lone_king_holds_against(&R::SHEET) > 0 {
@@ -509,11 +570,12 @@ fn side_terms<R: Rules>(
 
     // Runaways: a man whose forward triangle is empty reaches the far row unless an enemy
     // king can catch it.
-    if enemy_kings == 0 {
-        let mut c = runaways::<R>(side, men & m.advanced[s], pos.occupied());
-        while c != 0 {
+    if enemy_kings.is_empty() {
+        let advanced = R::Bits::from_wide(m.advanced[s]);
+        let mut c = runaways::<R>(side, men & advanced, pos.occupied());
+        while !c.is_empty() {
             let i = c.trailing_zeros() as usize;
-            c &= c - 1;
+            c = c.clear_lowest();
             let v = w.runaway[m.to_go[s][i] as usize];
             packed += pack(v, v);
         }
@@ -534,14 +596,14 @@ fn side_terms<R: Rules>(
 /// reach), and a man on one of them has that piece in its forward triangle. Every square of a
 /// triangle is reached by diagonal steps that stay inside it, so the fill is exact.
 #[inline(always)]
-fn runaways<R: Rules>(side: Side, candidates: u64, occupied: u64) -> u64 {
-    if candidates == 0 {
-        return 0;
+fn runaways<R: Rules>(side: Side, candidates: R::Bits, occupied: R::Bits) -> R::Bits {
+    if candidates.is_empty() {
+        return R::Bits::ZERO;
     }
     let mut wave = occupied;
-    let mut shadow = 0u64;
+    let mut shadow = R::Bits::ZERO;
     for _ in 0..R::SHEET.board.rows / 2 - 1 {
-        let mut behind = 0u64;
+        let mut behind = R::Bits::ZERO;
         for d in 0..4 {
             if !is_forward(side, d) {
                 behind |= step::<R>(wave, d);
@@ -570,7 +632,7 @@ fn king_value<R: Rules>(w: &Weights) -> i32 {
 /// Static evaluation from the side to move's view, in hundredths of a man: the variant's
 /// learned weights (see [`super::learned`]) on their base, or the hand evaluation alone.
 #[inline]
-pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
+pub fn evaluate<R: Rules>(pos: &Position<R::Bits>) -> i32 {
     match learned::<R>() {
         None => hand_evaluate::<R>(pos),
         Some(l) => {
@@ -585,7 +647,7 @@ pub fn evaluate<R: Rules>(pos: &Position) -> i32 {
 
 /// The hand-written evaluation from the side to move's view, in hundredths of a man (the
 /// base of learned weights trained with `--base hand`).
-pub fn hand_evaluate<R: Rules>(pos: &Position) -> i32 {
+pub fn hand_evaluate<R: Rules>(pos: &Position<R::Bits>) -> i32 {
     let w = weights::<R>();
     let m = masks::<R>();
     let s = pos.side.index();
@@ -639,7 +701,7 @@ mod tests {
     use crate::game::{Duplicates, Game};
 
     /// `p` with the board turned, the colours swapped and the other side to move.
-    fn mirrored<R: Rules>(p: &Position) -> Position {
+    fn mirrored<R: Rules>(p: &Position<R::Bits>) -> Position<R::Bits> {
         let squares = R::SHEET.board.squares();
         let mut setup = Setup::new(p.side_to_move().opponent());
         for (s, owner, king) in p.to_setup::<R>().pieces {
@@ -665,6 +727,9 @@ mod tests {
         ]);
         check_symmetry::<Russian>(&["W:W21-32:B1-12", "B:WK5,22,25:B10,K27"]);
         check_symmetry::<English>(&["B:W21-32:B1-12", "W:WK5,22:B10,K27,26"]);
+        check_symmetry::<Canadian>(&["W:W43-72:B1-30", "B:WK5,40,45:B10,K27,33"]);
+        check_symmetry::<Frisian>(&["W:W31-50:B1-20", "B:W28,32,33,34,K45:B3,12,13,K17,19"]);
+        check_symmetry::<Thai>(&["W:W25-32:B1-8", "B:WK5,22,25:B10,K27"]);
     }
 
     /// Plays a fixed pseudo-random game of `R` from the start for at most `plies` moves,
@@ -672,7 +737,7 @@ mod tests {
     fn random_game<R: Rules>(
         mut seed: u64,
         plies: usize,
-        mut check: impl FnMut(&Position, &[Move]),
+        mut check: impl FnMut(&Position<R::Bits>, &[Move<R::Bits>]),
     ) {
         let mut pos = Diagonal::<R>::start();
         let mut moves = Vec::new();
@@ -690,24 +755,34 @@ mod tests {
         }
     }
 
+    fn check_bitboard_tests<R: Rules>() {
+        for seed in [12345, 777, 31337] {
+            random_game::<R>(seed, 300, |pos, moves| {
+                assert_eq!(can_move::<R>(pos), !moves.is_empty(), "{}", R::NAME);
+                let caps = moves.first().is_some_and(|m| !m.captured.is_empty());
+                assert_eq!(can_capture::<R>(pos, pos.side), caps, "{}", R::NAME);
+            });
+        }
+    }
+
     #[test]
     fn bitboard_tests_agree_with_the_generator() {
-        random_game::<International>(12345, 200, |pos, moves| {
-            assert_eq!(can_move::<International>(pos), !moves.is_empty());
-            let caps = moves.first().is_some_and(|m| m.captured != 0);
-            assert_eq!(can_capture::<International>(pos, pos.side), caps);
-        });
+        check_bitboard_tests::<International>();
+        check_bitboard_tests::<Frisian>();
+        check_bitboard_tests::<Frysk>();
+        check_bitboard_tests::<Thai>();
+        check_bitboard_tests::<Canadian>();
     }
 
     /// Checks the men's terms kept by `play` against a recount after every move of a
     /// pseudo-random game of `R` (and the key against its own recount).
     fn check_quiet_move_count<R: Rules>() {
         let mut with_kings = 0;
-        for seed in 1..=40 {
+        for seed in 1..=200 {
             random_game::<R>(seed, 300, |pos, moves| {
                 let counted = Diagonal::<R>::quiet_move_count(pos);
-                let captures = moves.first().is_some_and(|m| m.captured != 0);
-                let kings = pos.pieces[pos.side.index()] & pos.kings != 0;
+                let captures = moves.first().is_some_and(|m| !m.captured.is_empty());
+                let kings = !(pos.pieces[pos.side.index()] & pos.kings).is_empty();
                 with_kings += usize::from(kings && !captures);
                 if captures {
                     assert_eq!(counted, None, "{}: a capture, yet counted", R::NAME);
@@ -733,6 +808,10 @@ mod tests {
         check_quiet_move_count::<English>();
         check_quiet_move_count::<Constitutional>();
         check_quiet_move_count::<Antidraughts>();
+        check_quiet_move_count::<Frisian>();
+        check_quiet_move_count::<Frysk>();
+        check_quiet_move_count::<Thai>();
+        check_quiet_move_count::<Canadian>();
     }
 
     fn check_incremental_terms<R: Rules>() {
@@ -744,7 +823,7 @@ mod tests {
                 R::NAME
             );
             assert_eq!(pos.hash, pos.compute_hash(), "{}", R::NAME);
-            let windows = Windows::of(R::SHEET.board);
+            let windows = Windows::<R::Bits>::of(R::SHEET.board);
             assert_eq!(pos.windows, windows.from_scratch(pos), "{}", R::NAME);
             let mut features = Vec::new();
             learned::active_features::<R>(pos, |i| features.push(i));
@@ -758,7 +837,7 @@ mod tests {
             // the board turned, the colours swapped and the other side to move scores the
             // same for its side to move (so the negation from White's point of view).
             // (Breakthrough ends at the first king: a position with one has no valid twin.)
-            if R::SHEET.goal != Goal::FirstKingWins || pos.kings == 0 {
+            if R::SHEET.goal != Goal::FirstKingWins || pos.kings.is_empty() {
                 let twin = mirrored::<R>(pos);
                 assert_eq!(evaluate::<R>(pos), evaluate::<R>(&twin), "{}", R::NAME);
             }
@@ -767,7 +846,7 @@ mod tests {
 
     /// The `diagonal-patterns-v1` features of `pos` recomputed from the pieces' rows and
     /// files, independently of the window tables and the incremental states.
-    fn pattern_features_by_coordinates<R: Rules>(pos: &Position) -> Vec<usize> {
+    fn pattern_features_by_coordinates<R: Rules>(pos: &Position<R::Bits>) -> Vec<usize> {
         let g = R::SHEET.board;
         let l = learned::PatternLayout::of(g);
         let n = (g.rows / 2 - 1) as usize;
@@ -827,19 +906,24 @@ mod tests {
         check_incremental_terms::<DbcKillerLight>();
         check_incremental_terms::<DbcHalt>();
         check_incremental_terms::<DbcHalt2>();
-        // The 17 variants checked above are the ones with shipped weights.
-        assert_eq!(learned::SHIPPED.len(), 17);
+        // The new boards and rules: 12x12's 25 windows, Frisian's counters in the key.
+        check_incremental_terms::<Canadian>();
+        check_incremental_terms::<Frisian>();
+        check_incremental_terms::<Frysk>();
+        check_incremental_terms::<Thai>();
+        // The 21 variants checked above are the ones with shipped weights.
+        assert_eq!(learned::SHIPPED.len(), 21);
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.
-    fn cone(g: Geometry, side: usize, s: usize) -> u64 {
+    fn cone(g: Geometry, side: usize, s: usize) -> u128 {
         let (r, f) = g.row_file(s);
         let mut cone = 0;
         for t in 0..g.squares() {
             let (r2, f2) = g.row_file(t);
             let ahead = if side == 0 { r2 < r } else { r2 > r };
             if ahead && f2.abs_diff(f) <= r.abs_diff(r2) {
-                cone |= g.bit_of_square(t);
+                cone |= g.wide_bit_of_square(t);
             }
         }
         cone
@@ -854,24 +938,29 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             // About a third of the squares occupied.
-            let mut occupied = 0u64;
+            let mut occupied = 0u128;
             let mut x = seed;
             for s in 0..g.squares() {
                 x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                 if (x >> 60) < 5 {
-                    occupied |= g.bit_of_square(s);
+                    occupied |= g.wide_bit_of_square(s);
                 }
             }
             for (side, colour) in [Side::White, Side::Black].into_iter().enumerate() {
                 let candidates = occupied & m.advanced[side];
-                let mut expected = 0u64;
+                let mut expected = 0u128;
                 for s in 0..g.squares() {
-                    let b = g.bit_of_square(s);
+                    let b = g.wide_bit_of_square(s);
                     if candidates & b != 0 && cone(g, side, s) & occupied == 0 {
                         expected |= b;
                     }
                 }
-                assert_eq!(runaways::<R>(colour, candidates, occupied), expected);
+                let got = runaways::<R>(
+                    colour,
+                    R::Bits::from_wide(candidates),
+                    R::Bits::from_wide(occupied),
+                );
+                assert_eq!(got.to_wide(), expected);
             }
         }
     }
@@ -880,6 +969,7 @@ mod tests {
     fn runaways_match_the_triangle_definition() {
         check_runaways::<International>();
         check_runaways::<Russian>();
+        check_runaways::<Canadian>();
     }
 
     #[test]

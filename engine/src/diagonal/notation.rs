@@ -3,9 +3,10 @@
 //!
 //! Parsing goes through [`Setup`], an unchecked list of pieces; [`Position::from_setup`]
 //! validates it and returns a [`SetupError`] that says exactly what is wrong.
+use super::bits::{singles, Bits};
 use super::movegen::{self, promotion_row, step};
 use super::position::{Move, Position};
-use super::rules::{Numbering, Promotion, Rules};
+use super::rules::{Numbering, PdnCaptures, Promotion, Rules};
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
 use crate::text::truncate;
@@ -43,7 +44,7 @@ pub fn number_of_bit<R: Rules>(bit: u32) -> usize {
 }
 
 /// The variant's square number of a single-bit mask.
-fn number_of_mask<R: Rules>(mask: u64) -> usize {
+fn number_of_mask<R: Rules>(mask: R::Bits) -> usize {
     number_of_bit::<R>(mask.trailing_zeros())
 }
 
@@ -109,7 +110,7 @@ fn parse_square<R: Rules>(token: &str) -> Result<usize, String> {
 }
 
 /// The text of a square in the variant's printed form.
-fn square_text<R: Rules>(bit: u64, style: MoveStyle) -> String {
+fn square_text<R: Rules>(bit: R::Bits, style: MoveStyle) -> String {
     if style == MoveStyle::Pdn && R::INFO.algebraic {
         let s = R::SHEET
             .board
@@ -129,7 +130,43 @@ fn parse_side(text: &str) -> Result<Side, SetupError> {
     }
 }
 
-/// Reads a PDN FEN (`W:W31-50:B1-20`, `B:WK4,28:B12-14`, optionally wrapped in `[FEN "..."]`).
+/// Reads Lidraughts' Frisian king-move field, `+<count><square>+<count><square>` with Black's
+/// counter first (`+0+328`: White's king on 28 has made three quiet moves; a count of 0 has no
+/// square).
+fn parse_king_moves<R: Rules>(field: &str) -> Result<[Option<(u8, usize)>; 2], SetupError> {
+    let bad = |why: String| SetupError::BadKingMoves(format!("'{}': {why}", truncate(field)));
+    let parts: Vec<&str> = field.split('+').collect();
+    let ["", black, white] = parts[..] else {
+        return Err(bad(
+            "expected +<count><square>+<count><square> (Black first)".into(),
+        ));
+    };
+    let mut out = [None, None];
+    for (text, side) in [(black, Side::Black), (white, Side::White)] {
+        let mut chars = text.chars();
+        let count = chars
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .filter(|&c| c <= 3)
+            .ok_or_else(|| bad(format!("{}'s count must be 0 to 3", side.name())))?;
+        let square = chars.as_str();
+        if count == 0 {
+            continue;
+        }
+        if square.is_empty() {
+            return Err(bad(format!(
+                "{}'s count {count} has no square",
+                side.name()
+            )));
+        }
+        let s = parse_square::<R>(square).map_err(bad)?;
+        out[side.index()] = Some((count as u8, s));
+    }
+    Ok(out)
+}
+
+/// Reads a PDN FEN (`W:W31-50:B1-20`, `B:WK4,28:B12-14`, optionally wrapped in `[FEN "..."]`;
+/// Frisian's may end with Lidraughts' king-move field, `:+0+328`).
 pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     let mut body = text.trim();
     if let Some(inner) = body.strip_prefix("[FEN") {
@@ -150,6 +187,10 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
             Some('B') | Some('b') => (Side::Black, &section[1..]),
             // Lidraughts appends `H0:F1` (half-move clock, move number): not pieces.
             Some('H') | Some('F') => continue,
+            Some('+') => {
+                setup.king_moves = parse_king_moves::<R>(section)?;
+                continue;
+            }
             None => continue,
             Some(_) => {
                 return Err(SetupError::BadToken(format!(
@@ -240,7 +281,7 @@ pub fn parse_hub<R: Rules>(text: &str) -> Result<Setup, SetupError> {
 ///
 /// If that FEN is not a valid position of the variant: a bug in the sheet, which the tests
 /// catch for every registered variant (there is no fallback board).
-pub fn start<R: Rules>() -> Position {
+pub fn start<R: Rules>() -> Position<R::Bits> {
     match read_start::<R>() {
         Ok(pos) => pos,
         Err(e) => panic!(
@@ -252,12 +293,12 @@ pub fn start<R: Rules>() -> Position {
 }
 
 /// The start position, or why the variant's start FEN does not read.
-fn read_start<R: Rules>() -> Result<Position, SetupError> {
+fn read_start<R: Rules>() -> Result<Position<R::Bits>, SetupError> {
     parse_fen::<R>(R::INFO.start_fen)?.position::<R>()
 }
 
 /// Reads a position in any accepted form: `start`, a Hub string, or a PDN FEN.
-pub fn parse_any<R: Rules>(text: &str) -> Result<Position, SetupError> {
+pub fn parse_any<R: Rules>(text: &str) -> Result<Position<R::Bits>, SetupError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(SetupError::Empty);
@@ -285,7 +326,7 @@ fn side_letter(side: Side) -> char {
 }
 
 /// The position as PDN FEN in the variant's numbering, with ranges (`W:W31-50:B1-20`).
-pub fn fen<R: Rules>(pos: &Position) -> String {
+pub fn fen<R: Rules>(pos: &Position<R::Bits>) -> String {
     let g = R::SHEET.board;
     let mut out = String::new();
     out.push(side_letter(pos.side));
@@ -295,8 +336,9 @@ pub fn fen<R: Rules>(pos: &Position) -> String {
         let mut items: Vec<(usize, bool)> = (1..=g.squares())
             .filter_map(|n| {
                 let s = internal_of_number::<R>(n)?;
-                let bit = g.bit_of_square(s);
-                (pos.pieces[owner.index()] & bit != 0).then_some((n, pos.kings & bit != 0))
+                let bit = R::Bits::from_wide(g.wide_bit_of_square(s));
+                (!(pos.pieces[owner.index()] & bit).is_empty())
+                    .then_some((n, !(pos.kings & bit).is_empty()))
             })
             .collect();
         items.sort_unstable();
@@ -320,24 +362,37 @@ pub fn fen<R: Rules>(pos: &Position) -> String {
         }
         out.push_str(&parts.join(","));
     }
+    let counters = [Side::Black, Side::White].map(|side| pos.king_moves.count(side));
+    if counters.iter().any(Option::is_some) {
+        out.push(':');
+        for counter in counters {
+            out.push('+');
+            if let Some((count, bit)) = counter {
+                out.push_str(&format!("{count}{:02}", number_of_bit::<R>(bit)));
+            } else {
+                out.push('0');
+            }
+        }
+    }
     out
 }
 
 /// The position as a Hub string.
-pub fn hub<R: Rules>(pos: &Position) -> String {
+pub fn hub<R: Rules>(pos: &Position<R::Bits>) -> String {
     let g = R::SHEET.board;
     let mut out = String::with_capacity(g.squares() + 1);
     out.push(side_letter(pos.side));
     for n in 1..=g.squares() {
-        let bit = internal_of_number::<R>(n).map_or(0, |s| g.bit_of_square(s));
-        let king = pos.kings & bit != 0;
-        out.push(if pos.pieces[0] & bit != 0 {
+        let bit =
+            R::Bits::from_wide(internal_of_number::<R>(n).map_or(0, |s| g.wide_bit_of_square(s)));
+        let king = !(pos.kings & bit).is_empty();
+        out.push(if !(pos.pieces[0] & bit).is_empty() {
             if king {
                 'W'
             } else {
                 'w'
             }
-        } else if pos.pieces[1] & bit != 0 {
+        } else if !(pos.pieces[1] & bit).is_empty() {
             if king {
                 'B'
             } else {
@@ -353,12 +408,13 @@ pub fn hub<R: Rules>(pos: &Position) -> String {
 /// A path of landing squares (single-bit masks, the start first) for a capture, found again
 /// from the position; `None` if the move has no capture path (it cannot come from the
 /// generator).
-pub fn capture_path<R: Rules>(pos: &Position, mv: &Move) -> Option<Vec<u64>> {
-    let from = 1u64 << mv.from;
-    let empty = !pos.occupied() & R::SHEET.board.mask() | from;
+pub fn capture_path<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> Option<Vec<R::Bits>> {
+    let from = R::Bits::bit(mv.from as u32);
+    let empty = !pos.occupied() & movegen::board_mask::<R>() | from;
     let mut path = vec![from];
-    let king = pos.kings & from != 0;
-    if path_search::<R>(pos.side, empty, 1u64 << mv.to, mv.captured, king, &mut path) {
+    let king = !(pos.kings & from).is_empty();
+    let to = R::Bits::bit(mv.to as u32);
+    if path_search::<R>(pos.side, empty, to, mv.captured, king, &mut path) {
         Some(path)
     } else {
         None
@@ -367,37 +423,43 @@ pub fn capture_path<R: Rules>(pos: &Position, mv: &Move) -> Option<Vec<u64>> {
 
 fn path_search<R: Rules>(
     side: Side,
-    empty: u64,
-    to: u64,
-    left: u64,
+    empty: R::Bits,
+    to: R::Bits,
+    left: R::Bits,
     king: bool,
-    path: &mut Vec<u64>,
+    path: &mut Vec<R::Bits>,
 ) -> bool {
-    let cur = *path.last().unwrap_or(&0);
-    if left == 0 {
+    let cur = *path.last().unwrap_or(&R::Bits::ZERO);
+    if left.is_empty() {
         return cur == to;
     }
-    for d in 0..4 {
+    for d in 0..movegen::capture_dirs::<R>() {
         let mut victim = step::<R>(cur, d);
         if king && R::SHEET.flying_kings {
-            while victim & empty != 0 {
+            while !(victim & empty).is_empty() {
                 victim = step::<R>(victim, d);
             }
         }
-        if victim & left == 0 {
+        if (victim & left).is_empty() {
             continue;
         }
+        // Thai: a taken piece leaves the board at once.
+        let after = if R::SHEET.immediate_removal {
+            empty | victim
+        } else {
+            empty
+        };
         let mut landing = step::<R>(victim, d) & empty;
-        while landing != 0 {
+        while !landing.is_empty() {
             let crowned = !king
                 && R::SHEET.promotion == Promotion::CrownAndContinue
-                && landing & promotion_row::<R>(side) != 0;
+                && !(landing & promotion_row::<R>(side)).is_empty();
             path.push(landing);
-            if path_search::<R>(side, empty, to, left & !victim, king || crowned, path) {
+            if path_search::<R>(side, after, to, left & !victim, king || crowned, path) {
                 return true;
             }
             path.pop();
-            if !(king && R::SHEET.flying_kings) {
+            if !(king && R::SHEET.flying_kings) || R::SHEET.king_lands_behind {
                 break;
             }
             landing = step::<R>(landing, d) & empty;
@@ -407,11 +469,16 @@ fn path_search<R: Rules>(
 }
 
 /// The move as text: Hub form (`28x19x23`, captured squares ascending) or PDN form (landing
-/// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that).
-pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> String {
-    let from = 1u64 << mv.from;
-    let to = 1u64 << mv.to;
-    if mv.captured == 0 {
+/// squares, `26x17x10`; algebraic `c3:e5:g3` where the variant's players write that; start
+/// and end only, `26x10`, where the card says so and no other legal capture shares them).
+pub fn move_text<R: Rules>(
+    pos: &Position<R::Bits>,
+    mv: &Move<R::Bits>,
+    style: MoveStyle,
+) -> String {
+    let from = R::Bits::bit(mv.from as u32);
+    let to = R::Bits::bit(mv.to as u32);
+    if mv.captured.is_empty() {
         return format!(
             "{}-{}",
             square_text::<R>(from, style),
@@ -420,7 +487,7 @@ pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> Strin
     }
     match style {
         MoveStyle::Hub => {
-            let mut caps: Vec<usize> = bits(mv.captured).map(number_of_mask::<R>).collect();
+            let mut caps: Vec<usize> = singles(mv.captured).map(number_of_mask::<R>).collect();
             caps.sort_unstable();
             let mut out = format!("{}x{}", number_of_mask::<R>(from), number_of_mask::<R>(to));
             for c in caps {
@@ -430,43 +497,50 @@ pub fn move_text<R: Rules>(pos: &Position, mv: &Move, style: MoveStyle) -> Strin
             out
         }
         MoveStyle::Pdn => {
-            let sep = if R::INFO.algebraic { ":" } else { "x" };
-            let path = capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to]);
+            let sep = if R::INFO.algebraic {
+                ':'
+            } else {
+                R::INFO.pdn_capture_separator
+            };
+            let path = if R::INFO.pdn_captures == PdnCaptures::Short && !shares_ends::<R>(pos, mv) {
+                vec![from, to]
+            } else {
+                capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to])
+            };
             path.iter()
                 .map(|&b| square_text::<R>(b, style))
                 .collect::<Vec<_>>()
-                .join(sep)
+                .join(&sep.to_string())
         }
     }
 }
 
-fn bits(mut b: u64) -> impl Iterator<Item = u64> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let low = b & b.wrapping_neg();
-            b &= b - 1;
-            Some(low)
-        }
-    })
+/// Whether another legal move of `pos` has `mv`'s start and end (so that a PDN capture must
+/// name its landing squares).
+fn shares_ends<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> bool {
+    let mut legal = Vec::new();
+    movegen::generate::<R>(pos, Duplicates::Drop, &mut legal);
+    legal
+        .iter()
+        .any(|m| m.from == mv.from && m.to == mv.to && m != mv)
 }
 
 /// Whether the landing squares `path` (start first, end last) trace `mv`: one captured piece
 /// strictly between each pair of consecutive landings, which must share a diagonal.
-fn path_matches<R: Rules>(mv: &Move, path: &[u64]) -> bool {
+fn path_matches<R: Rules>(mv: &Move<R::Bits>, path: &[R::Bits]) -> bool {
     if path.len() != mv.captured.count_ones() as usize + 1 {
         return false;
     }
-    let mut taken = 0u64;
+    let mask = movegen::board_mask::<R>();
+    let mut taken = R::Bits::ZERO;
     for pair in path.windows(2) {
         let mut found = None;
-        for d in 0..4 {
-            let mut x = step::<R>(pair[0], d) & R::SHEET.board.mask();
-            let mut between = 0u64;
-            while x != 0 && x != pair[1] {
+        for d in 0..movegen::capture_dirs::<R>() {
+            let mut x = step::<R>(pair[0], d) & mask;
+            let mut between = R::Bits::ZERO;
+            while !x.is_empty() && x != pair[1] {
                 between |= x;
-                x = step::<R>(x, d) & R::SHEET.board.mask();
+                x = step::<R>(x, d) & mask;
             }
             if x == pair[1] {
                 found = Some(between);
@@ -485,7 +559,10 @@ fn path_matches<R: Rules>(mv: &Move, path: &[u64]) -> bool {
 
 /// Reads a move leniently: Hub form, PDN form, algebraic squares, `-`, `x` or `:` separators,
 /// or a capture given by its start and end alone. Exactly one legal move must match.
-pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveError> {
+pub fn parse_move<R: Rules>(
+    pos: &Position<R::Bits>,
+    text: &str,
+) -> Result<Move<R::Bits>, MoveError> {
     let t = text.trim();
     if t.is_empty() {
         return Err(MoveError::Malformed("empty move".into()));
@@ -508,7 +585,7 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
     for tok in &tokens {
         let s = parse_square::<R>(tok)
             .map_err(|e| MoveError::Malformed(format!("{e} in '{}'", truncate(t))))?;
-        squares.push(g.bit_of_square(s));
+        squares.push(R::Bits::from_wide(g.wide_bit_of_square(s)));
     }
     let mut legal = Vec::new();
     movegen::generate::<R>(pos, Duplicates::Drop, &mut legal);
@@ -518,19 +595,19 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
     let first = squares[0];
     let second = squares[1];
     let last = squares[squares.len() - 1];
-    let rest: u64 = squares[2..].iter().fold(0, |a, &b| a | b);
-    let matches: Vec<Move> = legal
+    let rest = squares[2..].iter().fold(R::Bits::ZERO, |a, &b| a | b);
+    let matches: Vec<Move<R::Bits>> = legal
         .into_iter()
         .filter(|m| {
-            let from = 1u64 << m.from;
-            let to = 1u64 << m.to;
+            let from = R::Bits::bit(m.from as u32);
+            let to = R::Bits::bit(m.to as u32);
             if from != first {
                 return false;
             }
             if squares.len() == 2 {
                 return to == second;
             }
-            if m.captured == 0 {
+            if m.captured.is_empty() {
                 return false;
             }
             // Hub form: from, to, then the captured squares in any order.

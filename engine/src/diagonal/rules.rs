@@ -5,13 +5,15 @@
 //! struct measured 1.3-1.6x slower, see `../shared/ARCHITECTURE.md`). A variant that is "X plus
 //! one clause" is X's sheet with one field changed (struct update syntax).
 //!
-//! The rule cards are `../shared/rules/diagonal-10x10.md` and `../shared/rules/diagonal-8x8.md`;
-//! each field cites the clause it encodes.
+//! The rule cards are `../shared/rules/diagonal-10x10.md`, `../shared/rules/diagonal-8x8.md`,
+//! `../shared/rules/canadian-12x12.md`, `../shared/rules/frisian.md` and
+//! `../shared/rules/thai.md`; each field cites the clause it encodes.
 
 use std::sync::OnceLock;
 
-use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
+use polydam_tables::diagonal::{Geometry, EIGHT, TEN, TWELVE};
 
+use super::bits::Bits;
 use super::learned::Learned;
 
 use crate::game::DrawRules;
@@ -30,6 +32,9 @@ pub enum Precedence {
     Italian,
     /// Czech: a king that can capture must; otherwise free.
     KingFirst,
+    /// Frisian value rule: the larger men + 2 x kings captured; then fewer kings; then the
+    /// sequence played with a king.
+    Frisian,
 }
 
 /// What happens to a man that reaches its far row during a capture.
@@ -73,7 +78,7 @@ pub enum Goal {
 /// Hot knobs of one diagonal variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleSheet {
-    /// The board: 8x8 or 10x10.
+    /// The board: 8x8, 10x10 or 12x12.
     pub board: Geometry,
     /// Men capture backward as well as forward ("men capture" column of the 8x8 card).
     pub men_capture_backward: bool,
@@ -94,6 +99,17 @@ pub struct RuleSheet {
     pub constitutional: bool,
     /// How the game is won.
     pub goal: Goal,
+    /// Men and kings also capture along rows and files (Frisian), not only diagonals.
+    pub orthogonal_captures: bool,
+    /// A king's every jump lands on the square right behind the captured piece (Thai); else
+    /// anywhere beyond it.
+    pub king_lands_behind: bool,
+    /// Captured pieces leave the board at once, so their squares are empty for the rest of the
+    /// sequence (Thai); else they stay until the sequence ends, blocking lines.
+    pub immediate_removal: bool,
+    /// Frisian's limit of three successive quiet moves by one king while its side has men,
+    /// counted in the position.
+    pub king_move_limit: bool,
 }
 
 /// International draughts (FMJD), the base of the 10x10 card.
@@ -108,6 +124,10 @@ pub const INTERNATIONAL: RuleSheet = RuleSheet {
     halt: Halt::None,
     constitutional: false,
     goal: Goal::Normal,
+    orthogonal_captures: false,
+    king_lands_behind: false,
+    immediate_removal: false,
+    king_move_limit: false,
 };
 
 /// Killer draughts: International plus the halt behind a last-captured king.
@@ -156,6 +176,30 @@ pub const CONSTITUTIONAL: RuleSheet = RuleSheet {
     ..INTERNATIONAL
 };
 
+/// Canadian draughts (card `canadian-12x12.md`): "the rules of the Canadian and the
+/// International game are the same; the only differences are the number of squares, 144, and
+/// of men, 30 against 30" (men capture backward, flying kings, majority rule, crowned only at
+/// the end, no huffing).
+pub const CANADIAN: RuleSheet = RuleSheet {
+    board: TWELVE,
+    ..INTERNATIONAL
+};
+
+/// Frisian draughts (card `frisian.md`), International's board and numbering.
+pub const FRISIAN: RuleSheet = RuleSheet {
+    // "A man captures in eight directions, forward and backward: the four diagonals ... and
+    // the four orthogonal lines"; "A king captures in all eight directions at any distance";
+    // a king's simple move is "flying and diagonal only".
+    orthogonal_captures: true,
+    // "Value rule": P = M + 2K, then fewer kings, then played with a king, then free.
+    precedence: Precedence::Frisian,
+    // "Three-move limit": one king, three successive quiet moves while its side has men.
+    king_move_limit: true,
+    // "Crowned only if its move ends on the far row"; captured pieces "stay on the board
+    // until the sequence is over"; men capture kings; kings fly: International's values.
+    ..INTERNATIONAL
+};
+
 /// Brazilian draughts: International rules on 8x8.
 pub const BRAZILIAN: RuleSheet = RuleSheet {
     board: EIGHT,
@@ -198,6 +242,22 @@ pub const CZECH: RuleSheet = RuleSheet {
     precedence: Precedence::KingFirst,
     ..BRAZILIAN
 };
+/// Thai draughts, Mak-hot (card `thai.md`), on the 8x8 board with a1 dark.
+pub const THAI: RuleSheet = RuleSheet {
+    // "A man captures forward only (the two forward diagonals)".
+    men_capture_backward: false,
+    // "A king captures an enemy piece at any distance ... but must land on the square
+    // immediately behind it"; "a 180° turn is allowed" (every direction is tried after each
+    // jump: with immediate removal the way back is open).
+    king_lands_behind: true,
+    // "Immediate removal: each captured piece leaves the board as soon as it is jumped".
+    immediate_removal: true,
+    // "No precedence: any capture sequence may be chosen".
+    precedence: Precedence::Free,
+    // "A man that ends a step or a capture on the far row becomes a king" (it can never
+    // capture on from there, so crowning at the end is the whole rule); flying kings.
+    ..BRAZILIAN
+};
 
 /// How a variant numbers its squares relative to the internal layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,6 +268,26 @@ pub enum Numbering {
     Italian,
     /// Spanish: square 1 is h1 on a turned board, numbered right to left from White's side.
     Spanish,
+}
+
+/// Which endgame counter rule a variant's draws include (when its
+/// [`DrawRules::endgame_counters`] is set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endgames {
+    /// FMJD: against a lone king, 16 moves each for 3 pieces, 5 for 2 or 1 (with a king).
+    Fmjd,
+    /// Frisian: 2 kings against 1, 7 moves each; 1 king against 1, 2 moves each (no men).
+    Frisian,
+}
+
+/// How PDN writes a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnCaptures {
+    /// Every landing square (`26x17x10`).
+    Path,
+    /// Start and end (`26x10`), with the landing squares only when another legal capture
+    /// shares both (the Canadian, Frisian and Thai cards).
+    Short,
 }
 
 /// Cold data of a diagonal variant: everything that is not read in the generator.
@@ -221,10 +301,32 @@ pub struct DiagonalInfo {
     pub algebraic: bool,
     /// Draw rules.
     pub draws: DrawRules,
+    /// The endgame counter rule, if `draws` has one.
+    pub endgames: Endgames,
+    /// How PDN writes captures.
+    pub pdn_captures: PdnCaptures,
+    /// The separator of a PDN capture with numbered squares (`x`; Thai `-`).
+    pub pdn_capture_separator: char,
+}
+
+impl DiagonalInfo {
+    /// The fields most variants share, for struct update syntax: the FMJD endgames (read only
+    /// with `draws.endgame_counters`), captures written with every landing square and `x`.
+    pub const BASE: DiagonalInfo = DiagonalInfo {
+        start_fen: "",
+        numbering: Numbering::Standard,
+        algebraic: false,
+        draws: draws(3, 25, true),
+        endgames: Endgames::Fmjd,
+        pdn_captures: PdnCaptures::Path,
+        pdn_capture_separator: 'x',
+    };
 }
 
 /// A diagonal variant: its rule sheet and its cold data.
 pub trait Rules: Send + Sync + 'static {
+    /// The bitboard word of the sheet's board: `u64` on 8x8 and 10x10, `u128` on 12x12.
+    type Bits: Bits;
     /// The registry name, written only here (the registry row reads it).
     const NAME: &'static str;
     /// The hot knobs, read as constants by the generator.
@@ -249,13 +351,23 @@ const fn draws(repetitions: u8, moves_each: u16, endgame_counters: bool) -> Draw
 /// International draw rules: threefold repetition, 25 king moves each, the 16/5-move endgames.
 const FMJD_DRAWS: DrawRules = draws(3, 25, true);
 
+/// Frisian draw rules: threefold repetition (our choice, as Scan), no quiet-move count, the
+/// 2-against-1 and 1-against-1 king endgames.
+const FRISIAN_DRAWS: DrawRules = draws(3, 0, true);
+
+/// A variant's type, its [`Rules`] and its learned-weights cell: `Name[: word], "name", SHEET,
+/// "start FEN", numbering, algebraic, draws` and any further [`DiagonalInfo`] fields as
+/// `field: value` (the rest from [`DiagonalInfo::BASE`]). The word is `u64` unless given.
 macro_rules! diagonal_variant {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $sheet:expr, $fen:literal, $numbering:ident,
-     $algebraic:literal, $draws:expr) => {
+    (@bits) => { u64 };
+    (@bits $bits:ty) => { $bits };
+    ($(#[$doc:meta])* $ty:ident $(: $bits:ty)?, $name:literal, $sheet:expr, $fen:literal,
+     $numbering:ident, $algebraic:literal, $draws:expr $(, $field:ident: $value:expr)*) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $ty;
         impl Rules for $ty {
+            type Bits = diagonal_variant!(@bits $($bits)?);
             const NAME: &'static str = $name;
             const SHEET: RuleSheet = $sheet;
             const INFO: DiagonalInfo = DiagonalInfo {
@@ -263,6 +375,8 @@ macro_rules! diagonal_variant {
                 numbering: Numbering::$numbering,
                 algebraic: $algebraic,
                 draws: $draws,
+                $($field: $value,)*
+                ..DiagonalInfo::BASE
             };
             fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
                 static CELL: OnceLock<Option<Learned>> = OnceLock::new();
@@ -295,6 +409,30 @@ diagonal_variant!(/// `dbc-halt-2`
 diagonal_variant!(/// `constitutional`
     Constitutional, "constitutional", CONSTITUTIONAL, "W:W31-50:B1-20", Standard, false,
     FMJD_DRAWS);
+
+// 12x12 card: "Start: ... `W:W43-72:B1-30`. White moves first"; the draws are International's
+// (our choice, reading "the same rules as International" as including the FMJD draw articles).
+diagonal_variant!(/// `canadian`: "PDN captures `from x to`, adding landing squares only when two
+    /// legal captures share start and end"
+    Canadian: u128, "canadian", CANADIAN, "W:W43-72:B1-30", Standard, false, FMJD_DRAWS,
+    pdn_captures: PdnCaptures::Short);
+
+// Frisian card: "Start: Black men on 1-20, White men on 31-50"; Frysk!: "five men each on the
+// first row"; draws: threefold repetition, the 2-against-1 and 1-against-1 counts, no other;
+// PDN captures `from x to` unless two legal captures share start and end.
+diagonal_variant!(/// `frisian`
+    Frisian, "frisian", FRISIAN, "W:W31-50:B1-20", Standard, false, FRISIAN_DRAWS,
+    endgames: Endgames::Frisian, pdn_captures: PdnCaptures::Short);
+diagonal_variant!(/// `frysk`: Frisian from five men each
+    Frysk, "frysk", FRISIAN, "W:W46-50:B1-5", Standard, false, FRISIAN_DRAWS,
+    endgames: Endgames::Frisian, pdn_captures: PdnCaptures::Short);
+
+// Thai card: "Start: 8 men each on the two rows nearest their owner", the side on 25-32 moves
+// first (our choice); draws: threefold repetition and 25 moves each (our choice); PDN captures
+// with `-` (our choice), landing squares only when needed.
+diagonal_variant!(/// `thai`
+    Thai, "thai", THAI, "W:W25-32:B1-8", Standard, false, draws(3, 25, false),
+    pdn_captures: PdnCaptures::Short, pdn_capture_separator: '-');
 
 // 8x8 card: draw rules from its "Draw rules beyond repetition" paragraph.
 diagonal_variant!(/// `brazilian`: "as International (25)"

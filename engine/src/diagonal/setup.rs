@@ -21,6 +21,7 @@
 
 use std::fmt;
 
+use super::bits::Bits;
 use super::eval;
 use super::movegen::promotion_row;
 use super::notation::number_of_internal;
@@ -76,6 +77,9 @@ pub enum SetupError {
     },
     /// Breakthrough: the side to move already owns a king, so the game ended before this.
     BreakthroughKingToMove,
+    /// Frisian king-move counters that do not fit the position, or counters given for a
+    /// variant that has none (the message says which).
+    BadKingMoves(String),
 }
 
 impl fmt::Display for SetupError {
@@ -110,6 +114,7 @@ impl fmt::Display for SetupError {
                 f,
                 "breakthrough: the side to move already has a king, so the game is over"
             ),
+            SetupError::BadKingMoves(why) => write!(f, "king-move counters: {why}"),
         }
     }
 }
@@ -129,6 +134,9 @@ pub struct Setup {
     pub side: Side,
     /// (internal square, side, is king) for every piece, in any order.
     pub pieces: Vec<(usize, Side, bool)>,
+    /// Frisian's king-move counters by [`Side::index`]: (quiet moves in a row, 1 to 3, the
+    /// king's internal square), or `None` (see [`super::KingMoves`]).
+    pub king_moves: [Option<(u8, usize)>; 2],
 }
 
 impl Setup {
@@ -137,25 +145,27 @@ impl Setup {
         Setup {
             side,
             pieces: Vec::new(),
+            king_moves: [None, None],
         }
     }
 
     /// Validates the setup for variant `R` and builds the position (the family's own error).
-    pub(crate) fn position<R: Rules>(&self) -> Result<Position, SetupError> {
+    pub(crate) fn position<R: Rules>(&self) -> Result<Position<R::Bits>, SetupError> {
         let g = R::SHEET.board;
         let side = self.side;
-        let mut pos = Position::empty(side);
+        let mut pos = Position::<R::Bits>::empty(side);
         let mut counts = [0usize; 2];
-        let max = g.squares() * 2 / 5;
+        // The men a side starts with on the board's usual setup (all rows but the middle two).
+        let max = (g.half * (g.rows / 2 - 1)) as usize;
         for &(s, owner, king) in &self.pieces {
             if s >= g.squares() {
                 return Err(SetupError::OffBoard(s));
             }
-            let bit = g.bit_of_square(s);
-            if pos.occupied() & bit != 0 {
+            let bit = R::Bits::from_wide(g.wide_bit_of_square(s));
+            if !(pos.occupied() & bit).is_empty() {
                 return Err(SetupError::SquareTwice(number_of_internal::<R>(s)));
             }
-            if !king && bit & promotion_row::<R>(owner) != 0 {
+            if !king && !(bit & promotion_row::<R>(owner)).is_empty() {
                 return Err(SetupError::ManOnPromotionRow {
                     side: owner,
                     square: number_of_internal::<R>(s),
@@ -176,35 +186,81 @@ impl Setup {
                 });
             }
         }
-        if R::SHEET.goal == Goal::FirstKingWins && pos.pieces[side.index()] & pos.kings != 0 {
+        if R::SHEET.goal == Goal::FirstKingWins
+            && !(pos.pieces[side.index()] & pos.kings).is_empty()
+        {
             return Err(SetupError::BreakthroughKingToMove);
+        }
+        for owner in [Side::White, Side::Black] {
+            let Some((count, s)) = self.king_moves[owner.index()] else {
+                continue;
+            };
+            let name = owner.name();
+            if !R::SHEET.king_move_limit {
+                return Err(SetupError::BadKingMoves(format!(
+                    "{} has no king-move limit",
+                    R::NAME
+                )));
+            }
+            let square = number_of_internal::<R>(s);
+            if !(1..=3).contains(&count) {
+                return Err(SetupError::BadKingMoves(format!(
+                    "{name}'s count {count} is not 1, 2 or 3"
+                )));
+            }
+            let bit = if s < g.squares() {
+                R::Bits::from_wide(g.wide_bit_of_square(s))
+            } else {
+                R::Bits::ZERO
+            };
+            if (pos.pieces[owner.index()] & pos.kings & bit).is_empty() {
+                return Err(SetupError::BadKingMoves(format!(
+                    "no {name} king on square {square}"
+                )));
+            }
+            if (pos.pieces[owner.index()] & !pos.kings).is_empty() {
+                return Err(SetupError::BadKingMoves(format!(
+                    "{name} has no men, so its kings are not limited"
+                )));
+            }
+            pos.king_moves.set(owner, count, bit.trailing_zeros());
         }
         pos.hash = pos.compute_hash();
         pos.men_terms = eval::men_terms_from_scratch::<R>(&pos);
-        pos.windows = Windows::of(R::SHEET.board).from_scratch(&pos);
+        pos.windows = Windows::<R::Bits>::of(R::SHEET.board).from_scratch(&pos);
         Ok(pos)
     }
 }
 
-impl Position {
-    /// The position that `setup` describes, checked for variant `R`: no square given twice, no
-    /// man on its promotion row, no side with more pieces than it starts with, and (in
-    /// Breakthrough) no king of the side to move. The Zobrist key and the men's evaluation
-    /// terms are computed for `R`: play the position under `R` only.
-    pub fn from_setup<R: Rules>(setup: Setup) -> Result<Position, PositionError> {
+impl<B: Bits> Position<B> {
+    /// The position that `setup` describes, checked for variant `R` (whose word must be `B`):
+    /// no square given twice, no man on its promotion row, no side with more pieces than it
+    /// starts with, (in Breakthrough) no king of the side to move, and (in Frisian) king-move
+    /// counters only on a king of a side that has men. The Zobrist key and the men's
+    /// evaluation terms are computed for `R`: play the position under `R` only.
+    pub fn from_setup<R: Rules<Bits = B>>(setup: Setup) -> Result<Position<B>, PositionError> {
         Ok(setup.position::<R>()?)
     }
 
     /// The position as a setup (pieces in ascending internal square order) on the board of
     /// variant `R`: `Position::from_setup::<R>(pos.to_setup::<R>())` gives `pos` back.
-    pub fn to_setup<R: Rules>(&self) -> Setup {
+    pub fn to_setup<R: Rules<Bits = B>>(&self) -> Setup {
         let g = R::SHEET.board;
         let mut setup = Setup::new(self.side);
         for s in 0..g.squares() {
-            let bit = g.bit_of_square(s);
+            let bit = B::from_wide(g.wide_bit_of_square(s));
             for owner in [Side::White, Side::Black] {
-                if self.pieces[owner.index()] & bit != 0 {
-                    setup.pieces.push((s, owner, self.kings & bit != 0));
+                if !(self.pieces[owner.index()] & bit).is_empty() {
+                    setup
+                        .pieces
+                        .push((s, owner, !(self.kings & bit).is_empty()));
+                }
+            }
+        }
+        for owner in [Side::White, Side::Black] {
+            if let Some((count, bit)) = self.king_moves.count(owner) {
+                if let Some(s) = g.square_of_bit(bit) {
+                    setup.king_moves[owner.index()] = Some((count, s));
                 }
             }
         }

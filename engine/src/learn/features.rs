@@ -26,7 +26,7 @@ use polydam_tables::diagonal::Geometry;
 use crate::diagonal::learned::{self, PatternLayout};
 use crate::diagonal::patterns::{WINDOW_SQUARES, WINDOW_STATES};
 use crate::diagonal::rules::Rules;
-use crate::diagonal::{eval, Diagonal, Position};
+use crate::diagonal::{eval, Bits, Diagonal, Position};
 use crate::game::{Game, Side};
 use crate::hex::{self, learned::HexLayout, Hex, HexBoard};
 use crate::learn::linear::{CountTail, COUNT_GROUPS};
@@ -103,7 +103,10 @@ pub trait FeaturesVisitor {
 /// The pieces of `pos`, seen from the side to move: `(own, king, square)` with the square
 /// side-relative (square 0 is the far corner of the side to move's promotion row: White
 /// starts at the bottom and moves towards square 0, Black's board is turned half a turn).
-fn relative_pieces(g: Geometry, pos: &Position) -> impl Iterator<Item = (bool, bool, usize)> + '_ {
+fn relative_pieces<B: Bits>(
+    g: Geometry,
+    pos: &Position<B>,
+) -> impl Iterator<Item = (bool, bool, usize)> + '_ {
     let us = pos.side;
     let squares = g.squares();
     [(true, us), (false, us.opponent())]
@@ -111,11 +114,11 @@ fn relative_pieces(g: Geometry, pos: &Position) -> impl Iterator<Item = (bool, b
         .flat_map(move |(own, side)| {
             let mut bits = pos.pieces[side.index()];
             std::iter::from_fn(move || {
-                while bits != 0 {
+                while !bits.is_empty() {
                     let bit = bits.trailing_zeros();
-                    bits &= bits - 1;
+                    bits = bits.clear_lowest();
                     if let Some(square) = g.square_of_bit(bit) {
-                        let king = pos.kings & (1u64 << bit) != 0;
+                        let king = !(pos.kings & B::bit(bit)).is_empty();
                         let square = match us {
                             Side::White => square,
                             Side::Black => squares - 1 - square,
@@ -169,7 +172,7 @@ const PIECE_GROUPS: [&str; 4] = ["own-man", "own-king", "opp-man", "opp-king"];
 
 const PHASES: [&str; 2] = ["mid", "end"];
 
-fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
+fn psq_features<R: Rules>(pos: &Position<R::Bits>, out: &mut Vec<u32>) {
     let l = PsqLayout::of::<R>();
     let mut counts = [0u32; 4];
     for (own, king, square) in relative_pieces(R::SHEET.board, pos) {
@@ -180,7 +183,7 @@ fn psq_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
     l.tail().features(counts, |i| out.push(i as u32));
 }
 
-fn pattern_features<R: Rules>(pos: &Position, out: &mut Vec<u32>) {
+fn pattern_features<R: Rules>(pos: &Position<R::Bits>, out: &mut Vec<u32>) {
     learned::active_features::<R>(pos, |i| out.push(i as u32));
 }
 
@@ -203,14 +206,14 @@ impl<R: Rules> Features for Diagonal<R> {
         }
     }
 
-    fn features(kind: FeatureKind, pos: &Position, out: &mut Vec<u32>) {
+    fn features(kind: FeatureKind, pos: &Position<R::Bits>, out: &mut Vec<u32>) {
         match kind {
             FeatureKind::Psq => psq_features::<R>(pos, out),
             FeatureKind::Patterns => pattern_features::<R>(pos, out),
         }
     }
 
-    fn hand_evaluation(pos: &Position) -> i32 {
+    fn hand_evaluation(pos: &Position<R::Bits>) -> i32 {
         eval::hand_evaluate::<R>(pos)
     }
 

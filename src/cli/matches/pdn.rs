@@ -3,7 +3,8 @@
 //! Tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result` (`*` for
 //! a game that did not finish), then
 //! `GameType` for the variants PDN numbers or `Variant` otherwise, `FEN` when the game does not
-//! start from the variant's start position, and `Termination` with the referee's reason. The
+//! start from the variant's start position (or when its GameType is another game's, as Frysk!
+//! is written as Frisian), and `Termination` with the referee's reason. The
 //! GameType and the result style are the variant's registry row's
 //! ([`VariantEntry`](polydam_engine::variants::VariantEntry) `pdn_game_type`, `pdn_result`).
 
@@ -92,7 +93,12 @@ pub fn write_game(game: &PdnGame) -> String {
         Some(value) => tag(&mut out, "GameType", &value),
         None => tag(&mut out, "Variant", &game.variant),
     }
-    if let Some(fen) = &game.fen {
+    // A variant written under another game's GameType names its start.
+    let fen = game.fen.clone().or_else(|| {
+        let v = lookup(&game.variant).ok()?;
+        v.pdn_game_type.needs_fen().then(|| (v.start_fen)())
+    });
+    if let Some(fen) = &fen {
         tag(&mut out, "FEN", fen);
     }
     tag(&mut out, "Termination", &game.termination);
@@ -177,7 +183,11 @@ mod tests {
             ("turkish", Some("30")),
             ("killer", None),
             ("seesaw", None),
-            ("frisian", None),
+            ("frisian", Some("40")),
+            ("frysk", Some("40")),
+            ("canadian", Some("27")),
+            ("thai", Some("31,W,8,8,N2,0")),
+            ("no-such-game", None),
         ] {
             assert_eq!(game_type(variant).as_deref(), value, "{variant}");
         }
@@ -238,5 +248,39 @@ mod tests {
         });
         assert!(text.contains("[Result \"*\"]\n"), "{text}");
         assert!(text.ends_with("\n1... a 2. b *\n\n"), "{text}");
+    }
+
+    #[test]
+    fn the_new_classics_have_their_game_types() {
+        let game = |variant: &str| PdnGame {
+            variant: variant.into(),
+            round: 1,
+            date: "2026.11.22".into(),
+            white: "A".into(),
+            black: "B".into(),
+            result: PdnResult::Draw,
+            fen: None,
+            termination: "draw".into(),
+            moves: Vec::new(),
+            second_player_starts: false,
+        };
+        let frisian = write_game(&game("frisian"));
+        assert!(
+            frisian.contains("[GameType \"40\"]\n[Termination"),
+            "{frisian}"
+        );
+        // Frysk! is Frisian from its own start, as pydraughts writes it.
+        let frysk = write_game(&game("frysk"));
+        assert!(
+            frysk.contains("[GameType \"40\"]\n[FEN \"W:W46-50:B1-5\"]\n"),
+            "{frysk}"
+        );
+        let canadian = write_game(&game("canadian"));
+        assert!(
+            canadian.contains("[GameType \"27\"]\n[Termination"),
+            "{canadian}"
+        );
+        let thai = write_game(&game("thai"));
+        assert!(thai.contains("[GameType \"31,W,8,8,N2,0\"]\n"), "{thai}");
     }
 }
