@@ -125,14 +125,15 @@ impl<B: Bits> Position<B> {
     /// A position from its bitboards with `side` to move, without the evaluation's
     /// incremental terms: for move generation only (the endgame tables' solver), never to be
     /// evaluated or searched.
-    pub(crate) fn bare(pieces: [u64; 2], kings: u64, side: Side) -> Position {
+    pub(crate) fn bare(pieces: [B; 2], kings: B, side: Side) -> Position<B> {
         Position {
             pieces,
             kings,
             side,
             hash: 0,
             men_terms: [0, 0],
-            windows: [0; patterns::MAX_WINDOWS],
+            windows: B::Windows::default(),
+            king_moves: KingMoves::default(),
         }
     }
 

@@ -113,7 +113,8 @@ fn board_of(g: Geometry) -> &'static Board {
     })
 }
 
-impl<R: Rules> TableGame for Diagonal<R> {
+// Tables cover the one-word boards (8x8, 10x10); Canadian's 12x12 needs a wider index.
+impl<R: Rules<Bits = u64>> TableGame for Diagonal<R> {
     fn board() -> &'static Board {
         board_of(R::SHEET.board)
     }
