@@ -253,12 +253,14 @@ mod tests {
     #[test]
     fn the_new_classics_have_their_game_types() {
         let game = |variant: &str| PdnGame {
+            event: "polydam match".into(),
+            site: "?".into(),
             variant: variant.into(),
             round: 1,
             date: "2026.11.22".into(),
             white: "A".into(),
             black: "B".into(),
-            result: PdnResult::Draw,
+            result: Some(PdnResult::Draw),
             fen: None,
             termination: "draw".into(),
             moves: Vec::new(),
