@@ -845,13 +845,16 @@ impl<'a, G: Game> Worker<'a, G> {
         // Static evaluation, for pruning: only meaningful in a quiet position that nothing
         // threatens (a capture for either side would change the material at once).
         let mut static_eval = hit.and_then(|h| h.eval);
+        // Whether either side threatens a capture: asked once, by the first pruning test that
+        // needs it.
+        let mut threat = None;
         // Reverse futility pruning: at shallow depth, a quiet position evaluated far above
         // beta is assumed to hold (the opponent would need a shot worth the margin).
         if !pv_node
             && !capture_node
             && depth.plies() <= RFP_DEPTH
             && !beta.is_decisive()
-            && !G::capture_threat(pos)
+            && !*threat.get_or_insert_with(|| G::capture_threat(pos))
         {
             let e = *static_eval.get_or_insert_with(|| Score::from_eval(G::evaluate(pos)));
             if e - RFP_MARGIN * depth.plies() >= beta {
@@ -879,7 +882,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && !horizon_extension
             && depth.plies() <= FUTILITY_DEPTH
             && !alpha.is_decisive()
-            && !G::capture_threat(pos)
+            && !*threat.get_or_insert_with(|| G::capture_threat(pos))
         {
             let e = *static_eval.get_or_insert_with(|| Score::from_eval(G::evaluate(pos)));
             futile = e + FUTILITY_BASE + FUTILITY_MARGIN * depth.plies() <= alpha;
