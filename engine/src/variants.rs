@@ -97,6 +97,14 @@ const UNLISTED: PdnGameType = PdnGameType::Unlisted {
 /// writes 97, pydraughts 40; 97 is no number of the PDN standard's list).
 const FRISIAN_FROM_POSITION: PdnGameType = PdnGameType::FromPosition { number: 40 };
 
+/// Sri Lankan: Canadian's GameType 27 on a board whose bottom-left square does not play
+/// (PDN's invert flag 1, as Italian's `22,W,8,8,N2,1`), square 1 top left (our choice: the PDN
+/// standard lists no Sri Lankan game).
+const SRILANKAN_GAME_TYPE: PdnGameType = PdnGameType::Listed {
+    number: 27,
+    suffix: ",W,12,12,N2,1",
+};
+
 /// Thai: GameType 31, whose default (`31,B,8,8,N2,0`) has Black begin; our first player, on
 /// 25-32, is called White (card `thai.md`, our choice), so the tag says so.
 const THAI_GAME_TYPE: PdnGameType = PdnGameType::Listed {
@@ -290,6 +298,8 @@ registry! {
         "Constitutional draughts (Zapala): no king slide past a threatened square";
     Diagonal<dr::Canadian> => Diagonal, [], game_type(27), Draughts, Card,
         "Canadian draughts: International rules on 12x12, 30 men each";
+    Diagonal<dr::SriLankan> => Diagonal, ["sri-lankan"], SRILANKAN_GAME_TYPE, Draughts, Card,
+        "Sri Lankan draughts: Canadian's rules on the 12x12 board with a light a1";
     Diagonal<dr::Frisian> => Diagonal, [], game_type(40), Draughts, Card,
         "Frisian draughts: orthogonal captures too, the value rule, three quiet king moves";
     Diagonal<dr::Frysk> => Diagonal, ["frysk!"], FRISIAN_FROM_POSITION, Draughts, Card,

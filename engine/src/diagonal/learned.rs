@@ -173,8 +173,13 @@ impl Learned {
     /// The weights of `file` for variant `R`, checked against its feature set.
     pub fn from_file<R: Rules>(file: &WeightsFile, source: &str) -> Result<Learned, String> {
         let layout = PatternLayout::of(R::SHEET.board);
-        let weights =
-            FixedWeights::from_file(file, source, &layout.name(), R::NAME, layout.tail())?;
+        let weights = FixedWeights::from_file(
+            file,
+            source,
+            &layout.name(),
+            weights_name::<R>(),
+            layout.tail(),
+        )?;
         Ok(Learned { layout, weights })
     }
 
@@ -226,7 +231,12 @@ pub fn learned<R: Rules>() -> Option<&'static Learned> {
 /// The weights for `R`: from `POLYDAM_WEIGHTS` if one of its files names `R`, else the
 /// shipped file, if any (see [`linear::load`]).
 fn load<R: Rules>() -> Option<Learned> {
-    linear::load(R::NAME, SHIPPED, Learned::from_file::<R>)
+    linear::load(weights_name::<R>(), SHIPPED, Learned::from_file::<R>)
+}
+
+/// The name the weights of `R` are kept under: its own, or the variant it shares them with.
+fn weights_name<R: Rules>() -> &'static str {
+    R::INFO.weights_of.unwrap_or(R::NAME)
 }
 
 #[cfg(test)]

@@ -264,7 +264,8 @@ pub const THAI: RuleSheet = RuleSheet {
 pub enum Numbering {
     /// Square 1 is the top-left playing square (b8 / b10), numbered left to right.
     Standard,
-    /// Italian: the board is turned, square 1 is a8 (rows numbered right to left internally).
+    /// Italian: the board is turned, square 1 is a8 (rows numbered right to left internally);
+    /// also Sri Lankan's 12x12 board, where square 1 is a12.
     Italian,
     /// Spanish: square 1 is h1 on a turned board, numbered right to left from White's side.
     Spanish,
@@ -307,6 +308,9 @@ pub struct DiagonalInfo {
     pub pdn_captures: PdnCaptures,
     /// The separator of a PDN capture with numbered squares (`x`; Thai `-`).
     pub pdn_capture_separator: char,
+    /// The variant whose learned weights this one plays with, when both are the same game on
+    /// the same internal board (Sri Lankan plays Canadian's), or `None` for its own.
+    pub weights_of: Option<&'static str>,
 }
 
 impl DiagonalInfo {
@@ -320,6 +324,7 @@ impl DiagonalInfo {
         endgames: Endgames::Fmjd,
         pdn_captures: PdnCaptures::Path,
         pdn_capture_separator: 'x',
+        weights_of: None,
     };
 }
 
@@ -416,6 +421,13 @@ diagonal_variant!(/// `canadian`: "PDN captures `from x to`, adding landing squa
     /// legal captures share start and end"
     Canadian: u128, "canadian", CANADIAN, "W:W43-72:B1-30", Standard, false, FMJD_DRAWS,
     pdn_captures: PdnCaptures::Short);
+// 12x12 card, note under Perft: `srilankan` is "International rules on the 12x12 board with the
+// other colouring" (dctl checks the same counts). The other colouring is Canadian's board seen
+// in a mirror, so the internal game is Canadian's and only the numbering turns (our choice:
+// square 1 = a12, numbered left to right row by row from the top, as Italian's 8x8 board).
+diagonal_variant!(/// `srilankan`: Canadian's rules on the 12x12 board with a light a1
+    SriLankan: u128, "srilankan", CANADIAN, "W:W43-72:B1-30", Italian, false, FMJD_DRAWS,
+    pdn_captures: PdnCaptures::Short, weights_of: Some("canadian"));
 
 // Frisian card: "Start: Black men on 1-20, White men on 31-50"; Frysk!: "five men each on the
 // first row"; draws: threefold repetition, the 2-against-1 and 1-against-1 counts, no other;

@@ -186,6 +186,7 @@ mod tests {
             ("frisian", Some("40")),
             ("frysk", Some("40")),
             ("canadian", Some("27")),
+            ("srilankan", Some("27,W,12,12,N2,1")),
             ("thai", Some("31,W,8,8,N2,0")),
             ("no-such-game", None),
         ] {
