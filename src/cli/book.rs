@@ -5,10 +5,10 @@
 //! Each game of the data gives at most one position: the first one, in game order, that has
 //! the piece count the book wants next (the counts cycle through `--min-pieces..=--max-pieces`
 //! so that the book spreads over them; a game without that count gives its first position of
-//! any count in range), no capture for either side, a recorded score
-//! within `--max-score`, and, searched again to `--depth` (one thread, a fresh table), a score
-//! still within `--max-score`. Positions already in the book are skipped. The output depends
-//! only on the data and the options.
+//! any count in range), no capture for either side, a recorded score within `--max-score` (and
+//! at least `--min-score`), and, searched again to `--depth` (one thread, a fresh table), a
+//! score still within those bounds. Positions already in the book are skipped. The output
+//! depends only on the data and the options.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,6 +46,10 @@ pub struct BookOptions {
     /// Largest absolute score kept, in men, both the recorded one and the new search's.
     #[arg(long, default_value_t = 0.3)]
     pub max_score: f64,
+    /// Smallest absolute score kept, in men (both scores): above 0 the book holds positions
+    /// one side should win, for matches that test converting and defending them.
+    #[arg(long, default_value_t = 0.0)]
+    pub min_score: f64,
     /// Depth of the search that checks each candidate's balance.
     #[arg(long, short = 'd', default_value_t = 12)]
     pub depth: i32,
@@ -105,9 +109,10 @@ fn pick<G: Game>(
     book: &[(String, u32, i32)],
 ) -> Result<Option<(String, u32, i32)>, CliError> {
     let limit = (o.max_score * 100.0).round() as i32;
+    let floor = (o.min_score * 100.0).round() as i32;
     let control = SearchControl::new();
     for c in game {
-        if c.score.abs() > limit {
+        if c.score.abs() > limit || c.score.abs() < floor {
             continue;
         }
         let pos = G::parse_position(&c.position).map_err(|e| {
@@ -138,7 +143,8 @@ fn pick<G: Game>(
             &control,
             &mut |_| {},
         );
-        if r.score.centi().abs() <= limit {
+        let a = r.score.centi().abs();
+        if (floor..=limit).contains(&a) {
             return Ok(Some((fen, n, r.score.centi())));
         }
     }
@@ -192,13 +198,18 @@ impl<W: Write> GameVisitor for BookJob<'_, W> {
             .collect();
         writeln!(
             file,
-            "# polydam book variant={} data={} count={} pieces={}-{} max-score={} depth={}",
+            "# polydam book variant={} data={} count={} pieces={}-{} max-score={}{} depth={}",
             G::NAME,
             data.join(","),
             o.count,
             o.min_pieces,
             o.max_pieces,
             o.max_score,
+            if o.min_score > 0.0 {
+                format!(" min-score={}", o.min_score)
+            } else {
+                String::new()
+            },
             o.depth
         )
         .map_err(io)?;
@@ -256,6 +267,12 @@ fn run_book_to<W: Write>(opts: &BookOptions, out: &mut W) -> Result<(), CliError
         return Err(CliError(format!(
             "--max-score must be a number of men from 0 to 100, got {}",
             opts.max_score
+        )));
+    }
+    if !opts.min_score.is_finite() || opts.min_score < 0.0 || opts.min_score > opts.max_score {
+        return Err(CliError(format!(
+            "--min-score must be a number of men from 0 to --max-score ({}), got {}",
+            opts.max_score, opts.min_score
         )));
     }
     super::check_depth(Some(opts.depth))?;

@@ -507,7 +507,24 @@ fn book_picks_balanced_positions_with_few_pieces() {
             .unwrap_or_else(|| panic!("{fen}: {out}"));
         assert!(score.abs() <= 0.3, "{fen}: {out}");
     }
+    // With --min-score, only positions one side should win.
+    let o = run(&["--count", "2", "--min-score", "0.5", "--max-score", "100"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text(&book).starts_with("# polydam book variant=international"));
+    for fen in text(&book).lines().filter(|l| !l.starts_with('#')) {
+        let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let score: f64 = out
+            .split("(score ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{fen}: {out}"));
+        assert!(score.abs() >= 0.5, "{fen}: {out}");
+    }
     // Bad options and data are refused with a message.
+    let o = run(&["--min-score", "2", "--max-score", "1"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--min-score"));
     let o = run(&["--min-pieces", "9", "--max-pieces", "8"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--min-pieces (9)"));
     std::fs::write(&data, "W:W31:B20 2 0 8\n").expect("write");
