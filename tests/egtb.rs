@@ -430,3 +430,53 @@ fn egtb_search_converts_wins_and_holds_draws() {
     assert!(r.score.centi() > 9_000, "{}", r.score);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Inside the tree a table win scores less the farther it is from the root (issue 17: shorter
+/// wins preferred): from these uncovered English roots (4 pieces, tables of 3) every move but
+/// one reaches a 2-kings-against-1 table win 4 plies later than that one, with the same
+/// material, so only the ply makes the difference; the search must pick that move, with the
+/// table score of the entered slice less the 5 plies to it.
+#[test]
+fn egtb_search_prefers_the_nearer_table_win() {
+    use polydam_engine::egtb::probe::TABLE_WIN;
+    type E = Diagonal<English>;
+    let dir = temp_dir("nearer");
+    build_and_verify::<E>(&dir, 3, &[]);
+    let t = tables::<E>(&dir, 3);
+    for fen in ["W:WK26,K15:BK3,9", "W:WK7,K26:BK3,25"] {
+        let pos = E::parse_position(fen).expect("test position parses");
+        assert!(
+            t.value(&pos).is_none(),
+            "{fen}: the root must not be covered"
+        );
+        let search = |p| {
+            let mut s = Searcher::<E>::new(8, 1);
+            s.set_tables(Some(Arc::clone(&t)));
+            s.search(
+                &GameRecord::<E>::new(p),
+                &Limits::depth(9),
+                &SearchControl::new(),
+                &mut |_| {},
+            )
+        };
+        let mut moves = Vec::new();
+        E::generate(&pos, Duplicates::Drop, &mut moves);
+        let scores: Vec<i32> = moves
+            .iter()
+            .map(|mv| -search(E::play(&pos, mv)).score.centi())
+            .collect();
+        let best = *scores.iter().max().expect("moves");
+        let nearest: Vec<usize> = (0..moves.len()).filter(|&i| scores[i] == best).collect();
+        assert_eq!(nearest.len(), 1, "{fen}: {scores:?}");
+        // The other moves win too, the same material, only later.
+        assert!(
+            scores.iter().filter(|&&s| s > 9_000 && s < best).count() >= 2,
+            "{fen}: {scores:?}"
+        );
+        let r = search(pos);
+        assert_eq!(r.best_move, Some(moves[nearest[0]]), "{fen}: {scores:?}");
+        // Two kings against one piece, Black to move and lost, entered 5 plies from the root.
+        assert_eq!(r.score.centi(), TABLE_WIN - 50 + 2 * 10 - 5, "{fen}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

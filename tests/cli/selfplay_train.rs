@@ -432,3 +432,104 @@ fn train_takes_the_variant_from_the_data() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Pieces of an International FEN (`W:W31,33-35:BK4`).
+fn intl_pieces(fen: &str) -> u32 {
+    let mut n = 0;
+    for side in fen.split(':').skip(1) {
+        for tok in side[1..].split(',').filter(|t| !t.is_empty()) {
+            let tok = tok.trim_start_matches('K');
+            n += match tok.split_once('-') {
+                Some((a, b)) => {
+                    b.parse::<u32>().expect("square") - a.parse::<u32>().expect("square") + 1
+                }
+                None => 1,
+            };
+        }
+    }
+    n
+}
+
+/// `polydam book` picks one position a game within the piece range, spreads the counts, keeps
+/// them balanced, writes a book `polydam match --book` reads, and refuses bad options.
+#[test]
+fn book_picks_balanced_positions_with_few_pieces() {
+    let dir = scratch("book");
+    let data = dir.join("data.txt");
+    selfplay(&data, "3", "12", "300", "2");
+    let book = dir.join("book.txt");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "book",
+            data.to_str().expect("utf-8"),
+            "-o",
+            book.to_str().expect("utf-8"),
+            "--depth",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        polydam(&args)
+    };
+    let o = run(&["--count", "4", "--max-score", "100"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.starts_with("positions 4 "), "{summary}");
+    let written = text(&book);
+    assert!(written.starts_with("# polydam book variant=international"));
+    let fens: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(fens.len(), 4);
+    let counts: Vec<u32> = fens.iter().map(|f| intl_pieces(f)).collect();
+    assert!(counts.iter().all(|n| (8..=12).contains(n)), "{counts:?}");
+    let mut sorted = fens.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 4, "distinct positions");
+    // Balanced within 0.3 men: fewer than asked (an error), but those found are written and a
+    // search of the same depth agrees they are balanced.
+    let o = run(&["--count", "1000", "--max-score", "0.3"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("of the 1000 asked"), "{err}");
+    let kept: Vec<String> = text(&book)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    assert!(!kept.is_empty(), "seed 3's games have a balanced position");
+    for fen in &kept {
+        let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let score: f64 = out
+            .split("(score ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{fen}: {out}"));
+        assert!(score.abs() <= 0.3, "{fen}: {out}");
+    }
+    // With --min-score, only positions one side should win.
+    let o = run(&["--count", "2", "--min-score", "0.5", "--max-score", "100"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text(&book).starts_with("# polydam book variant=international"));
+    for fen in text(&book).lines().filter(|l| !l.starts_with('#')) {
+        let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        let score: f64 = out
+            .split("(score ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{fen}: {out}"));
+        assert!(score.abs() >= 0.5, "{fen}: {out}");
+    }
+    // Bad options and data are refused with a message.
+    let o = run(&["--min-score", "2", "--max-score", "1"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--min-score"));
+    let o = run(&["--min-pieces", "9", "--max-pieces", "8"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--min-pieces (9)"));
+    std::fs::write(&data, "W:W31:B20 2 0 8\n").expect("write");
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,11 +5,13 @@
 //! the rare node near a move-count limit need.
 //!
 //! **Scores.** A table win scores [`TABLE_WIN`] minus 50 per piece the loser has left, plus 10
-//! per king and 5 per man of the winner: above every evaluation ([`Score::MAX_EVAL`]), below
-//! every win the search finds on the board, and higher for simpler wins, so that the search
-//! takes material off and crowns its men on its way; a loss scores the negative, a draw 0.
-//! Such scores do not depend on the distance from the root, so the transposition table keeps
-//! them as they are.
+//! per king and 5 per man of the winner, from the probed node's own view; the search takes off
+//! one point per ply from the root to the node, as it does for forced wins. The scores stay in
+//! the band [`Score::TABLE_WIN_MIN`]`..=`[`Score::TABLE_WIN_MAX`], above every evaluation and
+//! below every win the search finds on the board: simpler wins score higher (the search takes
+//! material off and crowns its men on its way, a capture being worth 50 plies), and among
+//! equally simple ones the nearer. A loss scores the negative, a draw 0. The transposition
+//! table stores them relative to the node, as forced results (`Score::to_tt`).
 //!
 //! **Draw rules.** The tables know nothing of move counts. A table win or loss at a node whose
 //! move-count allowance is shorter than the longest distance to conversion in its slice is
@@ -31,8 +33,16 @@ use crate::game::{Duplicates, Game};
 use crate::record::DrawCounters;
 use crate::search::Score;
 
-/// The score of a table win before its material terms.
-pub const TABLE_WIN: i32 = 9_400;
+/// The score of a table win before its material terms: with at most 7 pieces the material
+/// terms stay within -300..=+60, and twice the deepest ply (a score read back from the
+/// transposition table at another ply) within -254, so every table score keeps inside its band.
+pub const TABLE_WIN: i32 = 9_600;
+
+// The band holds every table score of up to 7 pieces, read back at any ply.
+const _: () = assert!(
+    TABLE_WIN - 300 - 2 * (crate::search::MAX_PLY as i32 - 1) >= Score::TABLE_WIN_MIN.centi()
+        && TABLE_WIN + 60 <= Score::TABLE_WIN_MAX.centi()
+);
 
 /// What the root's tables say, once the root moves are filtered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -36,6 +36,12 @@ impl Score {
     /// The largest score a static evaluation may return; evaluations are clamped to it so they
     /// can never be mistaken for a forced result.
     pub const MAX_EVAL: Score = Score(9_000);
+    /// The lowest score of an endgame-table win. Table wins live in the band between every
+    /// evaluation and every forced result, `TABLE_WIN_MIN..=TABLE_WIN_MAX` (table losses in its
+    /// negative); like forced results they lose a point per ply from the root.
+    pub const TABLE_WIN_MIN: Score = Score(9_000 + 1);
+    /// The highest score of an endgame-table win (see [`Score::TABLE_WIN_MIN`]).
+    pub const TABLE_WIN_MAX: Score = Score(10_000 - MAX_PLY as i32 - 1);
 
     /// A score of `centi` hundredths of a man.
     #[inline]
@@ -92,6 +98,18 @@ impl Score {
         self.is_win() || self.is_loss()
     }
 
+    /// Whether the score is a win by the endgame tables (not yet played out on the board).
+    #[inline]
+    pub const fn is_table_win(self) -> bool {
+        self.0 >= Score::TABLE_WIN_MIN.0 && self.0 <= Score::TABLE_WIN_MAX.0
+    }
+
+    /// Whether the score is a loss by the endgame tables.
+    #[inline]
+    pub const fn is_table_loss(self) -> bool {
+        self.0 <= -Score::TABLE_WIN_MIN.0 && self.0 >= -Score::TABLE_WIN_MAX.0
+    }
+
     /// For a decisive score, the number of plies to the end of the game.
     pub const fn plies_to_end(self) -> Option<u32> {
         if self.is_win() {
@@ -112,28 +130,53 @@ impl Score {
     }
 
     /// The score seen from a node `ply` plies below the root, for storing in the
-    /// transposition table: decisive scores become distances from that node.
+    /// transposition table: decisive scores become distances from that node, and table wins
+    /// and losses likewise (kept inside their band).
     #[inline]
     pub(crate) const fn to_tt(self, ply: Ply) -> Score {
+        let p = ply.0 as i32;
         if self.is_win() {
-            Score(self.0 + ply.0 as i32)
+            Score(self.0 + p)
         } else if self.is_loss() {
-            Score(self.0 - ply.0 as i32)
+            Score(self.0 - p)
+        } else if self.is_table_win() {
+            Score::clamp_table(self.0 + p)
+        } else if self.is_table_loss() {
+            Score(-Score::clamp_table(-self.0 + p).0)
         } else {
             self
         }
     }
 
-    /// The inverse of [`Score::to_tt`].
+    /// The inverse of [`Score::to_tt`]; also how a score given from a node `ply` plies below
+    /// the root (an endgame table's) is seen from the root.
     #[inline]
     pub(crate) const fn unpack_tt(self, ply: Ply) -> Score {
+        let p = ply.0 as i32;
         if self.is_win() {
-            Score(self.0 - ply.0 as i32)
+            Score(self.0 - p)
         } else if self.is_loss() {
-            Score(self.0 + ply.0 as i32)
+            Score(self.0 + p)
+        } else if self.is_table_win() {
+            Score::clamp_table(self.0 - p)
+        } else if self.is_table_loss() {
+            Score(-Score::clamp_table(-self.0 - p).0)
         } else {
             self
         }
+    }
+
+    /// A table win's score kept inside its band, so that a long path never turns it into an
+    /// evaluation or a forced win.
+    #[inline]
+    const fn clamp_table(centi: i32) -> Score {
+        Score(if centi < Score::TABLE_WIN_MIN.0 {
+            Score::TABLE_WIN_MIN.0
+        } else if centi > Score::TABLE_WIN_MAX.0 {
+            Score::TABLE_WIN_MAX.0
+        } else {
+            centi
+        })
     }
 }
 
@@ -277,6 +320,36 @@ mod tests {
         let l = Score::loss_in(Ply(9));
         assert_eq!(l.to_tt(Ply(4)), Score::loss_in(Ply(5)));
         assert_eq!(Score::from_centi(37).to_tt(Ply(3)), Score::from_centi(37));
+    }
+
+    #[test]
+    fn table_scores_round_trip_inside_their_band() {
+        let w = Score::from_centi(9_550);
+        assert!(w.is_table_win() && !w.is_win() && !(-w).is_table_win());
+        assert!((-w).is_table_loss() && !(-w).is_loss());
+        // A table win 7 plies below the root, stored at a node 3 plies below it: 4 plies from
+        // that node, whatever ply it is read back at.
+        let at_root = w.unpack_tt(Ply(7));
+        assert_eq!(at_root, Score::from_centi(9_543));
+        assert_eq!(at_root.to_tt(Ply(3)), Score::from_centi(9_546));
+        assert_eq!(at_root.to_tt(Ply(3)).unpack_tt(Ply(3)), at_root);
+        assert_eq!(
+            at_root.to_tt(Ply(3)).unpack_tt(Ply(5)),
+            Score::from_centi(9_541)
+        );
+        assert_eq!((-at_root).to_tt(Ply(3)), Score::from_centi(-9_546));
+        assert_eq!((-at_root).to_tt(Ply(3)).unpack_tt(Ply(3)), -at_root);
+        // Never out of the band: not an evaluation, not a forced result.
+        let low = Score::TABLE_WIN_MIN + 5;
+        assert_eq!(low.unpack_tt(Ply(100)), Score::TABLE_WIN_MIN);
+        assert_eq!((-low).unpack_tt(Ply(100)), -Score::TABLE_WIN_MIN);
+        let high = Score::TABLE_WIN_MAX - 5;
+        assert_eq!(high.to_tt(Ply(100)), Score::TABLE_WIN_MAX);
+        assert!(!Score::TABLE_WIN_MAX.is_win() && !Score::MAX_EVAL.is_table_win());
+        assert!(Score::win_in(Ply(MAX_PLY as u32 - 1)).is_win());
+        // Evaluations and draws are left alone.
+        assert_eq!(Score::MAX_EVAL.unpack_tt(Ply(9)), Score::MAX_EVAL);
+        assert_eq!(Score::DRAW.to_tt(Ply(9)), Score::DRAW);
     }
 
     #[test]

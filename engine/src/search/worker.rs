@@ -662,7 +662,8 @@ impl<'a, G: Game> Worker<'a, G> {
             if let Some(tables) = self.tables {
                 if let Some(score) = tables.search_score(pos, &DrawCounters::start::<G>(pos)) {
                     self.table_hits += 1;
-                    return score;
+                    // Seen from the root: a nearer table win scores higher.
+                    return score.unpack_tt(ply);
                 }
             }
             return Score::from_eval(G::evaluate(pos));
@@ -717,7 +718,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(tables) = self.tables {
             if let Some(score) = tables.search_score(pos, &self.frames[p].draw) {
                 self.table_hits += 1;
-                return score;
+                // Seen from the root: a nearer table win scores higher.
+                return score.unpack_tt(ply);
             }
         }
         // Mate-distance pruning: no line from here can beat a win at the next ply or lose
