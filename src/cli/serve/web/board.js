@@ -62,7 +62,7 @@ const HANDLERS = {
     if (!search || msg.search !== search.id) return;
     if (search.mode === 'analyse') {
       lines.unshift(msg);
-      lines = lines.slice(0, 8);
+      lines = lines.slice(0, 5);
       renderLines();
     }
     updateStatus(msg);
@@ -321,6 +321,8 @@ function renderBoard() {
   if (!state) return;
   const geo = geometry();
   svg.setAttribute('viewBox', `0 0 ${geo.width.toFixed(1)} ${geo.height.toFixed(1)}`);
+  // The board's width follows its shape, so that a tall (hex) board fits the window too.
+  document.documentElement.style.setProperty('--aspect', (geo.width / geo.height).toFixed(3));
   svg.dataset.family = state.variant.family;
   defs(svg);
   if (!geo.hex) {
@@ -489,7 +491,9 @@ function renderLines() {
   body.textContent = '';
   for (const line of lines) {
     const row = document.createElement('tr');
-    for (const value of [line.depth, line.score, formatNodes(line.nodes), line.pv]) {
+    const pv = line.pv.split(' ');
+    const shown = pv.length > 12 ? `${pv.slice(0, 12).join(' ')} …` : line.pv;
+    for (const value of [line.depth, line.score, formatNodes(line.nodes), shown]) {
       const cell = document.createElement('td');
       cell.textContent = String(value);
       row.appendChild(cell);
