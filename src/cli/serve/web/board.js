@@ -296,7 +296,7 @@ function drawPiece(g, x, y, radius, piece) {
     stroke: white ? 'rgba(125,107,79,0.55)' : 'rgba(255,255,255,0.16)', 'stroke-width': 1.5,
   }, g);
   if (piece.king) {
-    const k = radius * (piece.size ? 0.42 : 0.62);
+    const k = radius * (piece.size ? 0.5 : 0.85);
     const dy = piece.size ? -radius * 0.38 : 0;
     el('path', {
       d: CROWN,
