@@ -139,10 +139,11 @@ def check_variant(driver, variant, shots):
     if body(driver, "ply") != "0" or body(driver, "searching"):
         raise Failure(f"{variant}: after loading a FEN the engine moved or searches")
 
-    # For the picture: a move by clicking and the engine's answer, its analysis, a piece
-    # selected with its destinations shown.
+    # For the picture: a move by clicking (in hex Seesaw a deploy, one click on an empty
+    # cell) and the engine's answer, its analysis, a piece selected with its destinations.
     moves = driver.execute_script("return state.moves")
-    move = max(moves, key=lambda m: len(m["path"]))
+    deploys = [m for m in moves if len(m["path"]) == 1]
+    move = deploys[0] if variant == "seesaw" and deploys else max(moves, key=lambda m: len(m["path"]))
     for label in move["path"]:
         click_cell(driver, label)
     wait(driver, "the engine's answer", lambda d: body(d, "ply") == "2")
@@ -162,7 +163,7 @@ def check_variant(driver, variant, shots):
     driver.find_element(By.ID, "analyse").click()
     wait(driver, "the analysis to stop", lambda d: body(d, "searching") == "")
     print(f"{variant}: played {first}, engine answered {answer}, took back, "
-          f"loaded {answered_fen}; screenshot {path}")
+          f"loaded {answered_fen}, played {move['text']}; screenshot {path}")
 
 
 def main():
