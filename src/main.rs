@@ -56,6 +56,9 @@ enum Command {
     /// Fit the weights of a linear evaluation to selfplay data (logistic regression); prints
     /// the training and validation loss per epoch and writes a weights file.
     Train(Box<cli::train::TrainOptions>),
+    /// Serve a board in the browser for every variant (play, analyse, load FEN or PDN);
+    /// prints the page's URL first (see docs/web.md).
+    Serve(cli::serve::ServeOptions),
 }
 
 fn run(command: Command) -> Result<(), CliError> {
@@ -84,6 +87,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Train(o) => cli::train::run_train(&o, &mut out),
         Command::Book(o) => cli::book::run_book(&o, &mut out),
         Command::Egtb(cmd) => cli::egtb::run_egtb(&cmd, &mut out),
+        Command::Serve(opts) => cli::serve::run_serve(&opts, &mut out),
     }
 }
 

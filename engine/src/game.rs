@@ -248,6 +248,19 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The move in text form.
     fn move_text(pos: &Self::Position, mv: &Self::Move, style: MoveStyle) -> String;
 
+    /// The cells a move passes through, named as the cells of [`Game::board_view`]: its start,
+    /// each landing square of a capture in order, its end (a hex deploy: its one cell; a pass:
+    /// none). Front ends select moves by these cells, a click at a time. The default splits the
+    /// PDN text at its separators; families whose PDN text may leave landing squares out
+    /// override it.
+    fn move_path(pos: &Self::Position, mv: &Self::Move) -> Vec<String> {
+        Self::move_text(pos, mv, MoveStyle::Pdn)
+            .split(['-', 'x', 'X', ':', '@'])
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Reads a move leniently (Hub form, PDN form, captures without their captured squares)
     /// and returns the one legal move it names.
     fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, MoveError>;

@@ -10,6 +10,7 @@ pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod selfplay;
+pub mod serve;
 pub mod setup;
 pub mod train;
 

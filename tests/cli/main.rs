@@ -10,3 +10,4 @@ mod match_cli;
 mod play_cli;
 mod selfplay_train;
 mod transcripts;
+mod web;

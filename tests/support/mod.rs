@@ -35,7 +35,8 @@ pub fn moves<G: Game>(fen: &str) -> Vec<String> {
 /// fresh computation, that the FEN reads back to the same position and the Hub position string
 /// to itself (it has no room for Frisian's king-move counters), and at every position that no move is listed twice, that every move's text (both
 /// styles) reads back to that move, and that perft's bulk count ([`Game::count_moves`]) equals
-/// the list's length in both duplicate conventions. Answers the plies played and the games
+/// the list's length in both duplicate conventions, and that every move's cells
+/// ([`Game::move_path`]) are cells of the board view, different for different moves. Answers the plies played and the games
 /// that ended before `max_plies`.
 pub struct Playouts {
     /// Games to play.
@@ -77,6 +78,29 @@ impl GameVisitor for Playouts {
                 if list.is_empty() {
                     finished += 1;
                     break;
+                }
+                // Every move's cells (what a front end selects it by) are cells of the board
+                // drawn, and no two moves pass through the same cells.
+                let view = G::board_view(&pos, None);
+                let labels: std::collections::HashSet<&str> = view
+                    .cells
+                    .iter()
+                    .filter(|c| c.playable)
+                    .map(|c| c.label.as_str())
+                    .collect();
+                let mut paths = std::collections::HashSet::new();
+                for m in &list {
+                    let path = G::move_path(&pos, m);
+                    let text = G::move_text(&pos, m, MoveStyle::Pdn);
+                    if path.is_empty() && text != "pass" {
+                        return Err(at(format!("'{text}' has no cells")));
+                    }
+                    if let Some(bad) = path.iter().find(|l| !labels.contains(l.as_str())) {
+                        return Err(at(format!("'{text}' passes through '{bad}', no cell")));
+                    }
+                    if !paths.insert(path.clone()) {
+                        return Err(at(format!("'{text}': another move has cells {path:?}")));
+                    }
                 }
                 for (i, m) in list.iter().enumerate() {
                     if list[..i].contains(m) {

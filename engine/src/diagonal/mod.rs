@@ -128,6 +128,10 @@ impl<R: Rules> Game for Diagonal<R> {
         notation::move_text::<R>(pos, mv, style)
     }
 
+    fn move_path(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> Vec<String> {
+        notation::move_path::<R>(pos, mv)
+    }
+
     fn parse_move(pos: &Position<R::Bits>, text: &str) -> Result<Move<R::Bits>, MoveError> {
         notation::parse_move::<R>(pos, text)
     }

@@ -515,6 +515,21 @@ pub fn move_text<R: Rules>(
     }
 }
 
+/// The cells of a move in PDN square names: start and end of a quiet move, every landing
+/// square of a capture (even where the PDN text names only the ends).
+pub fn move_path<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> Vec<String> {
+    let from = R::Bits::bit(mv.from as u32);
+    let to = R::Bits::bit(mv.to as u32);
+    let path = if mv.captured.is_empty() {
+        vec![from, to]
+    } else {
+        capture_path::<R>(pos, mv).unwrap_or_else(|| vec![from, to])
+    };
+    path.iter()
+        .map(|&b| square_text::<R>(b, MoveStyle::Pdn))
+        .collect()
+}
+
 /// Whether another legal move of `pos` has `mv`'s start and end (so that a PDN capture must
 /// name its landing squares).
 fn shares_ends<R: Rules>(pos: &Position<R::Bits>, mv: &Move<R::Bits>) -> bool {

@@ -156,6 +156,17 @@ impl<B: HexBoard> Game for Hex<B> {
         notation::move_text(B::GEOMETRY, pos, mv)
     }
 
+    fn move_path(pos: &Position, mv: &Move) -> Vec<String> {
+        match mv.kind {
+            movegen::Kind::Pass => Vec::new(),
+            _ => notation::move_text(B::GEOMETRY, pos, mv)
+                .split(['-', 'x', '@'])
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+
     fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         notation::parse_move(B::GEOMETRY, pos, text)
     }

@@ -1,0 +1,689 @@
+//! The JSON messages of `polydam serve`'s WebSocket (documented in `docs/web.md`).
+//!
+//! Every client message is a JSON object with a `type`; [`parse_request`] checks it completely
+//! (known type, known fields, types and ranges) and says what is wrong otherwise. Server
+//! messages are the `...Out` structs and the `*_json` helpers, serialised with serde.
+
+use std::time::Duration;
+
+use polydam_engine::variants::{VariantEntry, VARIANTS};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest message the server reads, in bytes; longer ones get an error.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// List the variants.
+    Variants,
+    /// Send the state again.
+    State,
+    /// A new game of a variant, from its start or a FEN.
+    New {
+        /// A registered name or alias.
+        variant: String,
+        /// The first position, if not the start.
+        fen: Option<String>,
+    },
+    /// Load a position (FEN) or a game (PDN) in the current variant.
+    Load(Load),
+    /// Play a move.
+    Move(MoveBy),
+    /// Take back plies.
+    Undo {
+        /// How many (1 when not given).
+        plies: usize,
+    },
+    /// The engine plays the side to move.
+    Go {
+        /// Seconds to think.
+        movetime: Option<f64>,
+        /// Depth to search.
+        depth: Option<i64>,
+    },
+    /// The engine analyses the position until stopped (or the limit given).
+    Analyse {
+        /// Seconds to think.
+        movetime: Option<f64>,
+        /// Depth to search.
+        depth: Option<i64>,
+    },
+    /// Stop the running search.
+    Stop,
+}
+
+/// What `load` carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// A position.
+    Fen(String),
+    /// A game.
+    Pdn(String),
+}
+
+/// How `move` names its move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveBy {
+    /// In the variant's notation (read leniently).
+    Text(String),
+    /// By the cells it passes through (each legal move's `path` in `state`).
+    Path(Vec<String>),
+}
+
+/// The message types the server knows, in the order of the docs.
+pub const REQUEST_TYPES: &[&str] = &[
+    "variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoFields {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewFields {
+    variant: String,
+    fen: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoadFields {
+    fen: Option<String>,
+    pdn: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveFields {
+    text: Option<String>,
+    path: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoFields {
+    plies: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchFields {
+    movetime: Option<f64>,
+    depth: Option<i64>,
+}
+
+/// The first 40 characters of `text`, for messages that quote the input.
+pub fn short(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A list of cells as `a, b, c`, shortened.
+pub fn short_list(items: &[String]) -> String {
+    let shown: Vec<String> = items.iter().take(12).map(|s| short(s)).collect();
+    let more = if items.len() > 12 { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// The message type of a request (for `error`'s `request` field), if it has one.
+pub fn request_type(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    let t = value.get("type")?.as_str()?;
+    REQUEST_TYPES.contains(&t).then(|| t.to_string())
+}
+
+/// Reads one message from the page, or says what is wrong with it.
+pub fn parse_request(text: &str) -> Result<Request, String> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(format!(
+            "message of {} bytes is too long (at most {MAX_MESSAGE_BYTES})",
+            text.len()
+        ));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("malformed JSON: {e}"))?;
+    let Value::Object(mut fields) = value else {
+        return Err("a message must be a JSON object with a \"type\"".into());
+    };
+    let kind = match fields.remove("type") {
+        Some(Value::String(s)) => s,
+        Some(_) => return Err("\"type\" must be a string".into()),
+        None => return Err("the message has no \"type\"".into()),
+    };
+    let rest = Value::Object(fields);
+    fn read<T: for<'de> Deserialize<'de>>(kind: &str, rest: Value) -> Result<T, String> {
+        serde_json::from_value(rest).map_err(|e| format!("bad '{kind}' message: {e}"))
+    }
+    match kind.as_str() {
+        "variants" => read::<NoFields>(&kind, rest).map(|_| Request::Variants),
+        "state" => read::<NoFields>(&kind, rest).map(|_| Request::State),
+        "stop" => read::<NoFields>(&kind, rest).map(|_| Request::Stop),
+        "new" => {
+            let f: NewFields = read(&kind, rest)?;
+            Ok(Request::New {
+                variant: f.variant,
+                fen: f.fen,
+            })
+        }
+        "load" => match read::<LoadFields>(&kind, rest)? {
+            LoadFields {
+                fen: Some(f),
+                pdn: None,
+            } => Ok(Request::Load(Load::Fen(f))),
+            LoadFields {
+                fen: None,
+                pdn: Some(p),
+            } => Ok(Request::Load(Load::Pdn(p))),
+            _ => Err("bad 'load' message: give either \"fen\" or \"pdn\"".into()),
+        },
+        "move" => match read::<MoveFields>(&kind, rest)? {
+            MoveFields {
+                text: Some(t),
+                path: None,
+            } => Ok(Request::Move(MoveBy::Text(t))),
+            MoveFields {
+                text: None,
+                path: Some(p),
+            } => Ok(Request::Move(MoveBy::Path(p))),
+            _ => Err("bad 'move' message: give either \"text\" or \"path\"".into()),
+        },
+        "undo" => {
+            let f: UndoFields = read(&kind, rest)?;
+            match f.plies.unwrap_or(1) {
+                0 => Err("bad 'undo' message: plies must be at least 1".into()),
+                n => Ok(Request::Undo { plies: n as usize }),
+            }
+        }
+        "go" | "analyse" => {
+            let f: SearchFields = read(&kind, rest)?;
+            Ok(if kind == "go" {
+                Request::Go {
+                    movetime: f.movetime,
+                    depth: f.depth,
+                }
+            } else {
+                Request::Analyse {
+                    movetime: f.movetime,
+                    depth: f.depth,
+                }
+            })
+        }
+        other => Err(format!(
+            "unknown message type '{}' (known: {})",
+            short(other),
+            REQUEST_TYPES.join(", ")
+        )),
+    }
+}
+
+/// A variant as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantOut {
+    /// The registry name.
+    pub name: &'static str,
+    /// Other names accepted.
+    pub aliases: &'static [&'static str],
+    /// `diagonal`, `orthogonal`, `stacks` or `hex`.
+    pub family: &'static str,
+    /// One line.
+    pub description: &'static str,
+}
+
+impl VariantOut {
+    /// The page's view of a registry row.
+    pub fn of(v: &'static VariantEntry) -> VariantOut {
+        VariantOut {
+            name: v.name,
+            aliases: v.aliases,
+            family: v.family.name(),
+            description: v.description,
+        }
+    }
+}
+
+/// A piece on a cell.
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceOut {
+    /// `white` or `black`.
+    pub owner: &'static str,
+    /// A king.
+    pub king: bool,
+    /// The stack size, in the stack families.
+    pub size: Option<u16>,
+}
+
+/// One cell of the board (see `polydam_engine::view::Cell`).
+#[derive(Clone, Debug, Serialize)]
+pub struct CellOut {
+    /// Grid row, 0 at the top as White sees the board.
+    pub row: u32,
+    /// Grid column, 0 at the left.
+    pub col: u32,
+    /// Pieces can stand here.
+    pub playable: bool,
+    /// The cell's name in the variant's notation.
+    pub label: String,
+    /// The name without what the column letter says (hex), else the same.
+    pub short: String,
+    /// What stands here.
+    pub piece: Option<PieceOut>,
+    /// The tile's colour (hex Seesaw).
+    pub tile: Option<&'static str>,
+    /// The last move started or ended here.
+    pub marked: bool,
+}
+
+/// A legal move.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// In the variant's notation.
+    pub text: String,
+    /// The cells it passes through, start first (see `Game::move_path`).
+    pub path: Vec<String>,
+    /// It captures.
+    pub capture: bool,
+}
+
+/// A finished game's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultOut {
+    /// `white`, `black`, or none for a draw.
+    pub winner: Option<&'static str>,
+    /// `white wins`, `draw`, ...
+    pub text: String,
+    /// Why the game ended.
+    pub reason: String,
+}
+
+/// The `state` message.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateOut {
+    /// Always `state`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The variant.
+    pub variant: VariantOut,
+    /// Grid height.
+    pub rows: u32,
+    /// Grid width.
+    pub cols: u32,
+    /// Labels under the grid columns (may be empty).
+    pub col_labels: Vec<String>,
+    /// Labels left of the grid rows (may be empty).
+    pub row_labels: Vec<String>,
+    /// Empty playable cells show their names.
+    pub label_empty: bool,
+    /// The cells.
+    pub cells: Vec<CellOut>,
+    /// The side to move.
+    pub side: &'static str,
+    /// The side to move in the first position (for move numbers).
+    pub first_side: &'static str,
+    /// The legal moves (none when the game is over).
+    pub moves: Vec<LegalMove>,
+    /// The moves played, in the variant's notation.
+    pub history: Vec<String>,
+    /// The cells of the last move.
+    pub last_path: Vec<String>,
+    /// The position.
+    pub fen: String,
+    /// The first position.
+    pub start_fen: String,
+    /// The game as PDN.
+    pub pdn: String,
+    /// The result, when the game is over.
+    pub result: Option<ResultOut>,
+}
+
+#[derive(Serialize)]
+struct VariantsOut {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    variants: Vec<VariantOut>,
+}
+
+/// The `variants` message.
+pub fn variants_json() -> String {
+    to_json(&VariantsOut {
+        kind: "variants",
+        variants: VARIANTS.iter().map(VariantOut::of).collect(),
+    })
+}
+
+#[derive(Serialize)]
+struct ErrorOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    message: &'a str,
+    request: Option<&'a str>,
+}
+
+/// An `error` message about a request of type `request` (if it had a known type).
+pub fn error_json(message: &str, request: Option<&str>) -> String {
+    to_json(&ErrorOut {
+        kind: "error",
+        message,
+        request,
+    })
+}
+
+#[derive(Serialize)]
+struct InfoOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    search: u64,
+    depth: i32,
+    seldepth: i32,
+    score: &'a str,
+    centi: i32,
+    nodes: u64,
+    nps: u64,
+    time: f64,
+    pv: &'a str,
+}
+
+/// An `info` message: one completed iteration of search `search`.
+#[allow(clippy::too_many_arguments)]
+pub fn info_json(
+    search: u64,
+    depth: i32,
+    seldepth: i32,
+    score: &str,
+    centi: i32,
+    nodes: u64,
+    nps: f64,
+    time: Duration,
+    pv: &str,
+) -> String {
+    to_json(&InfoOut {
+        kind: "info",
+        search,
+        depth,
+        seldepth,
+        score,
+        centi,
+        nodes,
+        nps: nps as u64,
+        time: time.as_secs_f64(),
+        pv,
+    })
+}
+
+#[derive(Serialize)]
+struct DoneOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    search: u64,
+    mode: &'a str,
+    best: Option<&'a str>,
+    score: Option<&'a str>,
+    depth: i32,
+    nodes: u64,
+    time: f64,
+}
+
+/// A `done` message: search `search` (a `go` or an `analyse`) has ended.
+pub fn done_json(
+    search: u64,
+    mode: &str,
+    best: Option<&str>,
+    score: Option<&str>,
+    depth: i32,
+    nodes: u64,
+    time: Duration,
+) -> String {
+    to_json(&DoneOut {
+        kind: "done",
+        search,
+        mode,
+        best,
+        score,
+        depth,
+        nodes,
+        time: time.as_secs_f64(),
+    })
+}
+
+#[derive(Serialize)]
+struct SearchingOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    search: u64,
+    mode: &'a str,
+}
+
+/// A `searching` message: search `search` has started.
+pub fn searching_json(search: u64, mode: &str) -> String {
+    to_json(&SearchingOut {
+        kind: "searching",
+        search,
+        mode,
+    })
+}
+
+/// `value` as JSON text. Our message structs only hold strings, numbers and lists, which
+/// always serialise; should one ever fail, the page gets an error message instead.
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        format!(
+            "{{\"type\":\"error\",\"message\":{},\"request\":null}}",
+            Value::String(format!("cannot write the reply: {e}"))
+        )
+    })
+}
+
+/// A PDN game as read: the `FEN` tag and the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PdnRead {
+    /// The `FEN` tag's value, if any.
+    pub fen: Option<String>,
+    /// The moves, as written.
+    pub moves: Vec<String>,
+}
+
+/// Reads the first game of a PDN text: its tags (only `FEN` is used) and its moves, without
+/// move numbers, comments (`{...}`, `;` to the end of the line), variations (`(...)`),
+/// annotation glyphs (`$1`, `!`, `?`) and the result.
+pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
+    let mut out = PdnRead::default();
+    let mut chars = text.chars().peekable();
+    let mut token = String::new();
+    let mut tokens = Vec::new();
+    let mut depth = 0usize;
+    let flush = |token: &mut String, tokens: &mut Vec<String>| {
+        if !token.is_empty() {
+            tokens.push(std::mem::take(token));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                flush(&mut token, &mut tokens);
+                if !chars.by_ref().any(|c| c == '}') {
+                    return Err("a comment '{' is never closed".into());
+                }
+            }
+            ';' => {
+                flush(&mut token, &mut tokens);
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                flush(&mut token, &mut tokens);
+                depth += 1;
+            }
+            ')' => {
+                flush(&mut token, &mut tokens);
+                if depth == 0 {
+                    return Err("')' closes no variation".into());
+                }
+                depth -= 1;
+            }
+            '[' if depth == 0 => {
+                flush(&mut token, &mut tokens);
+                if !tokens.is_empty() || !token.is_empty() {
+                    // The next game's tags: only the first game is read.
+                    break;
+                }
+                let mut tag = String::new();
+                let mut in_quotes = false;
+                let mut closed = false;
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if in_quotes && escaped {
+                        escaped = false;
+                    } else if in_quotes && c == '\\' {
+                        escaped = true;
+                        continue;
+                    } else if c == '"' {
+                        in_quotes = !in_quotes;
+                    } else if c == ']' && !in_quotes {
+                        closed = true;
+                        break;
+                    }
+                    tag.push(c);
+                }
+                if !closed {
+                    return Err(format!("the tag '[{}' is never closed", short(&tag)));
+                }
+                let (name, value) = tag
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((&tag, ""));
+                if name.eq_ignore_ascii_case("FEN") {
+                    let v = value.trim().trim_matches('"').to_string();
+                    out.fen = Some(v);
+                }
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut tokens),
+            _ if depth > 0 => {}
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut tokens);
+    if depth > 0 {
+        return Err("a variation '(' is never closed".into());
+    }
+    for t in tokens {
+        if matches!(
+            t.as_str(),
+            "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0"
+        ) {
+            break;
+        }
+        if t.starts_with('$') {
+            continue;
+        }
+        // A move number, alone (`12.`, `12...`) or glued to its move (`12.32-28`).
+        let body = t.trim_start_matches(|c: char| c.is_ascii_digit());
+        let body = if body.len() < t.len() && body.starts_with('.') {
+            body.trim_start_matches('.')
+        } else {
+            t.as_str()
+        };
+        let body = body.trim_end_matches(['!', '?']);
+        if !body.is_empty() {
+            out.moves.push(body.to_string());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_parse() {
+        assert_eq!(
+            parse_request(r#"{"type":"new","variant":"turkish"}"#),
+            Ok(Request::New {
+                variant: "turkish".into(),
+                fen: None
+            })
+        );
+        assert_eq!(
+            parse_request(r#"{"type":"move","path":["32","28"]}"#),
+            Ok(Request::Move(MoveBy::Path(vec!["32".into(), "28".into()])))
+        );
+        assert_eq!(
+            parse_request(r#"{"type":"undo"}"#),
+            Ok(Request::Undo { plies: 1 })
+        );
+        assert_eq!(
+            parse_request(r#"{"type":"go","depth":3}"#),
+            Ok(Request::Go {
+                movetime: None,
+                depth: Some(3)
+            })
+        );
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let err = |t: &str| parse_request(t).expect_err(t);
+        assert!(err("{\"type\":").starts_with("malformed JSON"));
+        assert!(err("[1,2]").contains("JSON object"));
+        assert!(err("{}").contains("no \"type\""));
+        assert!(err(r#"{"type":7}"#).contains("must be a string"));
+        assert!(err(r#"{"type":"dance"}"#).starts_with("unknown message type 'dance'"));
+        assert!(err(r#"{"type":"new"}"#).contains("missing field `variant`"));
+        assert!(err(r#"{"type":"new","variant":3}"#).contains("invalid type"));
+        assert!(err(r#"{"type":"stop","now":true}"#).contains("unknown field `now`"));
+        assert!(err(r#"{"type":"move"}"#).contains("either"));
+        assert!(err(r#"{"type":"move","text":"a","path":[]}"#).contains("either"));
+        assert!(err(r#"{"type":"undo","plies":0}"#).contains("at least 1"));
+        assert!(err(r#"{"type":"undo","plies":-1}"#).contains("bad 'undo'"));
+        let long = format!(
+            r#"{{"type":"move","text":"{}"}}"#,
+            "x".repeat(MAX_MESSAGE_BYTES)
+        );
+        assert!(err(&long).contains("too long"));
+    }
+
+    #[test]
+    fn request_type_only_names_known_types() {
+        assert_eq!(request_type(r#"{"type":"go"}"#).as_deref(), Some("go"));
+        assert_eq!(request_type(r#"{"type":"dance"}"#), None);
+        assert_eq!(request_type("nonsense"), None);
+    }
+
+    #[test]
+    fn replies_are_json_with_a_type() {
+        let v: Value =
+            serde_json::from_str(&error_json("bad \"x\"", Some("move"))).expect("error is JSON");
+        assert_eq!(v["type"], "error");
+        assert_eq!(v["message"], "bad \"x\"");
+        assert_eq!(v["request"], "move");
+        let v: Value = serde_json::from_str(&variants_json()).expect("variants is JSON");
+        let list = v["variants"].as_array().map_or(0, Vec::len);
+        assert_eq!(list, VARIANTS.len());
+        assert_eq!(v["variants"][0]["name"], VARIANTS[0].name);
+    }
+
+    #[test]
+    fn pdn_games_read_their_fen_and_moves() {
+        let text = r#"[Event "x; y"]
+[FEN "W:W31-50:B1-20"]
+1. 32-28 {a comment (with brackets)} 19-23 2.28x19 14x23! (2... 13x24 3. 40-35) $1
+3. 37-32 ; to the end
+2-0
+[Event "next"]
+1. 33-29"#;
+        let game = read_pdn(text).expect("a game");
+        assert_eq!(game.fen.as_deref(), Some("W:W31-50:B1-20"));
+        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23", "37-32"]);
+        assert!(read_pdn("1. 32-28 {open").is_err());
+        assert!(read_pdn("1. 32-28 (19-23").is_err());
+        assert!(read_pdn("[FEN \"W:W31").is_err());
+        assert_eq!(read_pdn("").map(|g| g.moves.len()), Ok(0));
+    }
+}

@@ -1,0 +1,533 @@
+//! One connection's game: the record being played in the variant chosen, behind an object-safe
+//! trait so that the socket loop does not depend on the game type.
+//!
+//! [`new_table`] dispatches on the registry once per `new` message; every later request is a
+//! call on the monomorphised [`GameTable`]. Moves cross the trait as text (the variant's
+//! notation) or as the cells the page clicked ([`Game::move_path`]).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
+use polydam_engine::record::{EndReason, GameRecord};
+use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
+use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
+use polydam_engine::view::BoardView;
+
+use super::api::{self, CellOut, LegalMove, PieceOut, ResultOut, StateOut, VariantOut};
+use crate::cli::matches::pdn::{self, PdnGame, PdnResult};
+
+/// Transposition table of each connection's engine, in MiB (eight connections: 256 MiB).
+pub const HASH_MIB: usize = 32;
+
+/// Most moves a loaded PDN game may hold.
+const MAX_PDN_MOVES: usize = 2000;
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Find a move and play it (`go`).
+    Play,
+    /// Show lines until stopped (`analyse`).
+    Analyse,
+}
+
+impl SearchMode {
+    /// The mode's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::Play => "go",
+            SearchMode::Analyse => "analyse",
+        }
+    }
+}
+
+/// What a search thread reports to its connection.
+#[derive(Debug)]
+pub enum Event {
+    /// A completed iteration, as a ready `info` message.
+    Info {
+        /// The search it belongs to.
+        search: u64,
+        /// The message's JSON text.
+        json: String,
+    },
+    /// The search has ended.
+    Done {
+        /// The search it belongs to.
+        search: u64,
+        /// What it was for.
+        mode: SearchMode,
+        /// The position it searched (see [`Table::generation`]).
+        generation: u64,
+        /// Its best move in Hub form (exact, for playing it), if it found one.
+        best_hub: Option<String>,
+        /// The `done` message's JSON text.
+        json: String,
+    },
+}
+
+/// A running search: its id and the flag that stops it.
+pub struct RunningSearch {
+    /// Its id, echoed in its `info` and `done` messages.
+    pub id: u64,
+    /// Set to stop it.
+    pub control: Arc<SearchControl>,
+}
+
+impl RunningSearch {
+    /// Asks the search to stop (it sends its `done` when it has).
+    pub fn stop(&self) {
+        self.control.stop();
+    }
+}
+
+/// The game of one connection, whatever its variant.
+pub trait Table: Send {
+    /// The variant's registry row.
+    fn variant(&self) -> &'static VariantEntry;
+    /// A number that changes whenever the position changes (a search's result is only played
+    /// on the position it searched).
+    fn generation(&self) -> u64;
+    /// The whole state for the page.
+    fn state(&self) -> StateOut;
+    /// Plays a move given as text in any form the variant reads.
+    fn play_text(&mut self, text: &str) -> Result<(), String>;
+    /// Plays the move that passes through exactly these cells.
+    fn play_path(&mut self, path: &[String]) -> Result<(), String>;
+    /// Takes back `plies` plies; answers how many were taken back.
+    fn undo(&mut self, plies: usize) -> Result<usize, String>;
+    /// Starts again from the position given (a FEN), or from the variant's start.
+    fn load_fen(&mut self, fen: Option<&str>) -> Result<(), String>;
+    /// Loads a PDN game (its `FEN` tag and moves).
+    fn load_pdn(&mut self, text: &str) -> Result<(), String>;
+    /// Starts a search of the current position on a blocking thread; its progress and end
+    /// arrive on `events`.
+    fn start_search(
+        &mut self,
+        id: u64,
+        mode: SearchMode,
+        limits: Limits,
+        events: tokio::sync::mpsc::UnboundedSender<Event>,
+    ) -> Result<RunningSearch, String>;
+}
+
+/// A new game of the variant `name` (a registered name or alias), from `fen` or its start.
+pub fn new_table(name: &str, fen: Option<&str>) -> Result<Box<dyn Table>, String> {
+    let entry = lookup(name).map_err(|e| e.to_string())?;
+    let mut table = dispatch(entry.name, NewTable).map_err(|e| e.to_string())??;
+    if fen.is_some() {
+        table.load_fen(fen)?;
+    }
+    Ok(table)
+}
+
+struct NewTable;
+
+impl GameVisitor for NewTable {
+    type Output = Result<Box<dyn Table>, String>;
+
+    fn visit<G: Game>(self) -> Self::Output {
+        let entry = lookup(G::NAME).map_err(|e| e.to_string())?;
+        let searcher = Searcher::<G>::try_new(HASH_MIB, 1).map_err(|e| e.to_string())?;
+        Ok(Box::new(GameTable::<G> {
+            entry,
+            record: GameRecord::new(G::start()),
+            generation: 0,
+            searcher: Arc::new(Mutex::new(searcher)),
+        }))
+    }
+}
+
+/// The game of one connection in the variant `G`.
+pub struct GameTable<G: Game> {
+    entry: &'static VariantEntry,
+    record: GameRecord<G>,
+    generation: u64,
+    // Shared with the search thread, which holds it while it searches; a new search waits
+    // for the previous one (already told to stop) to let go.
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: Game> GameTable<G> {
+    fn changed(&mut self) {
+        self.generation += 1;
+    }
+
+    fn legal(&self) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        if self.record.outcome().is_none() {
+            G::generate(self.record.current(), Duplicates::Drop, &mut moves);
+        }
+        moves
+    }
+
+    fn check_playing(&self) -> Result<(), String> {
+        match self.record.outcome() {
+            Some(_) => Err("the game is over (undo, load or start a new game)".into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The moves played, in the variant's notation.
+    fn history(&self) -> Vec<String> {
+        let positions = self.record.positions();
+        self.record
+            .moves()
+            .iter()
+            .zip(positions)
+            .map(|(mv, pos)| G::move_text(pos, mv, MoveStyle::Pdn))
+            .collect()
+    }
+
+    fn result(&self) -> Option<(ResultOut, PdnResult)> {
+        let (outcome, reason) = self.record.outcome()?;
+        let side = G::side_to_move(self.record.current());
+        let winner = match outcome {
+            Outcome::Win => Some(side),
+            Outcome::Loss => Some(side.opponent()),
+            Outcome::Draw => None,
+        };
+        let why = match reason {
+            EndReason::NoMoves => format!("{} has no legal move", side.name()),
+            EndReason::Decided => "decided by the position".to_string(),
+            EndReason::Repetition => "repetition".to_string(),
+            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
+            EndReason::EndgameCounter => "endgame move limit".to_string(),
+        };
+        let text = match winner {
+            Some(s) => format!("{} wins", s.name()),
+            None => "draw".to_string(),
+        };
+        let pdn_result = match winner {
+            Some(Side::White) => PdnResult::WhiteWins,
+            Some(Side::Black) => PdnResult::BlackWins,
+            None => PdnResult::Draw,
+        };
+        Some((
+            ResultOut {
+                winner: winner.map(Side::name),
+                text,
+                reason: why,
+            },
+            pdn_result,
+        ))
+    }
+
+    fn pdn_text(&self) -> String {
+        let first = &self.record.positions()[0];
+        let start_fen = G::fen(first);
+        pdn::write_game(&PdnGame {
+            event: "polydam serve".into(),
+            site: "?".into(),
+            variant: G::NAME.into(),
+            round: 1,
+            date: pdn::today(),
+            white: "?".into(),
+            black: "?".into(),
+            result: self.result().map(|(_, r)| r),
+            fen: (start_fen != G::fen(&G::start())).then_some(start_fen),
+            termination: self
+                .result()
+                .map_or_else(|| "unterminated".into(), |(r, _)| r.reason),
+            moves: self.history(),
+            second_player_starts: G::side_to_move(first) == Side::Black,
+        })
+    }
+}
+
+/// The board of `view` for the page.
+fn cells_out(view: &BoardView) -> Vec<CellOut> {
+    view.cells
+        .iter()
+        .map(|c| CellOut {
+            row: c.row,
+            col: c.col,
+            playable: c.playable,
+            label: c.label.clone(),
+            short: c.short_label.clone(),
+            piece: c.piece.map(|p| PieceOut {
+                owner: p.owner.name(),
+                king: p.king,
+                size: p.size,
+            }),
+            tile: c.tile.map(Side::name),
+            marked: c.marked,
+        })
+        .collect()
+}
+
+impl<G: Game> Table for GameTable<G> {
+    fn variant(&self) -> &'static VariantEntry {
+        self.entry
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn state(&self) -> StateOut {
+        let pos = self.record.current();
+        let last = self.record.moves().last();
+        let view = G::board_view(pos, last);
+        let n = self.record.positions().len();
+        let last_path = match (last, n) {
+            (Some(mv), n) if n >= 2 => G::move_path(&self.record.positions()[n - 2], mv),
+            _ => Vec::new(),
+        };
+        let moves = self
+            .legal()
+            .iter()
+            .map(|m| LegalMove {
+                text: G::move_text(pos, m, MoveStyle::Pdn),
+                path: G::move_path(pos, m),
+                capture: G::is_capture(m),
+            })
+            .collect();
+        StateOut {
+            kind: "state",
+            variant: VariantOut::of(self.entry),
+            rows: view.rows,
+            cols: view.cols,
+            col_labels: view.col_labels.clone(),
+            row_labels: view.row_labels.clone(),
+            label_empty: view.label_empty_cells,
+            cells: cells_out(&view),
+            side: G::side_to_move(pos).name(),
+            first_side: G::side_to_move(&self.record.positions()[0]).name(),
+            moves,
+            history: self.history(),
+            last_path,
+            fen: G::fen(pos),
+            start_fen: G::fen(&self.record.positions()[0]),
+            pdn: self.pdn_text(),
+            result: self.result().map(|(r, _)| r),
+        }
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<(), String> {
+        self.check_playing()?;
+        self.record.push_text(text).map_err(|e| e.to_string())?;
+        self.changed();
+        Ok(())
+    }
+
+    fn play_path(&mut self, path: &[String]) -> Result<(), String> {
+        self.check_playing()?;
+        let pos = *self.record.current();
+        let found: Vec<G::Move> = self
+            .legal()
+            .into_iter()
+            .filter(|m| G::move_path(&pos, m) == path)
+            .collect();
+        match found.as_slice() {
+            [mv] => {
+                self.record.push(*mv);
+                self.changed();
+                Ok(())
+            }
+            [] => Err(format!(
+                "illegal move: no legal move passes through {}",
+                api::short_list(path)
+            )),
+            several => Err(format!(
+                "ambiguous move: {} moves pass through {}",
+                several.len(),
+                api::short_list(path)
+            )),
+        }
+    }
+
+    fn undo(&mut self, plies: usize) -> Result<usize, String> {
+        let available = self.record.moves().len();
+        if available == 0 {
+            return Err("nothing to undo".into());
+        }
+        let n = plies.min(available);
+        for _ in 0..n {
+            self.record.pop();
+        }
+        self.changed();
+        Ok(n)
+    }
+
+    fn load_fen(&mut self, fen: Option<&str>) -> Result<(), String> {
+        let start = match fen {
+            Some(text) => G::parse_position(text).map_err(|e| format!("bad position: {e}"))?,
+            None => G::start(),
+        };
+        self.record = GameRecord::new(start);
+        self.changed();
+        Ok(())
+    }
+
+    fn load_pdn(&mut self, text: &str) -> Result<(), String> {
+        let game = api::read_pdn(text)?;
+        let start = match &game.fen {
+            Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
+            None => G::start(),
+        };
+        if game.moves.len() > MAX_PDN_MOVES {
+            return Err(format!(
+                "the game has {} moves; at most {MAX_PDN_MOVES} are read",
+                game.moves.len()
+            ));
+        }
+        let mut record = GameRecord::<G>::new(start);
+        for (i, mv) in game.moves.iter().enumerate() {
+            if record.outcome().is_some() {
+                return Err(format!(
+                    "move {} ('{}'): the game was already over",
+                    i + 1,
+                    api::short(mv)
+                ));
+            }
+            record
+                .push_text(mv)
+                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, api::short(mv)))?;
+        }
+        self.record = record;
+        self.changed();
+        Ok(())
+    }
+
+    fn start_search(
+        &mut self,
+        id: u64,
+        mode: SearchMode,
+        limits: Limits,
+        events: tokio::sync::mpsc::UnboundedSender<Event>,
+    ) -> Result<RunningSearch, String> {
+        self.check_playing()?;
+        let control = Arc::new(SearchControl::new());
+        let record = self.record.clone();
+        let searcher = Arc::clone(&self.searcher);
+        let generation = self.generation;
+        let thread_control = Arc::clone(&control);
+        tokio::task::spawn_blocking(move || {
+            run_search(SearchJob {
+                id,
+                mode,
+                generation,
+                limits,
+                record,
+                searcher,
+                control: thread_control,
+                events,
+            })
+        });
+        Ok(RunningSearch { id, control })
+    }
+}
+
+struct SearchJob<G: Game> {
+    id: u64,
+    mode: SearchMode,
+    generation: u64,
+    limits: Limits,
+    record: GameRecord<G>,
+    searcher: Arc<Mutex<Searcher<G>>>,
+    control: Arc<SearchControl>,
+    events: tokio::sync::mpsc::UnboundedSender<Event>,
+}
+
+/// Runs one search to its end on this (blocking) thread, sending `info` after each iteration
+/// and `done` at the end.
+fn run_search<G: Game>(job: SearchJob<G>) {
+    let root = *job.record.current();
+    // A search that panicked poisons the lock; the table inside is still usable.
+    let mut searcher = job
+        .searcher
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if job.control.is_stopped() {
+        // Stopped while waiting for the previous search: nothing to report but the end.
+        let _ = job.events.send(Event::Done {
+            search: job.id,
+            mode: job.mode,
+            generation: job.generation,
+            best_hub: None,
+            json: api::done_json(job.id, job.mode.name(), None, None, 0, 0, Duration::ZERO),
+        });
+        return;
+    }
+    let events = job.events.clone();
+    let id = job.id;
+    let result = searcher.search(
+        &job.record,
+        &job.limits,
+        &job.control,
+        &mut |info: &SearchInfo<G>| {
+            let json = api::info_json(
+                id,
+                info.depth.plies(),
+                info.seldepth.0 as i32,
+                &info.score.to_string(),
+                info.score.centi(),
+                info.nodes,
+                info.nps,
+                info.time,
+                &pv_text::<G>(&root, &info.pv, MoveStyle::Pdn),
+            );
+            let _ = events.send(Event::Info { search: id, json });
+        },
+    );
+    let best = result.best_move.map(|m| {
+        (
+            G::move_text(&root, &m, MoveStyle::Hub),
+            G::move_text(&root, &m, MoveStyle::Pdn),
+        )
+    });
+    let json = api::done_json(
+        job.id,
+        job.mode.name(),
+        best.as_ref().map(|(_, pdn)| pdn.as_str()),
+        Some(&result.score.to_string()),
+        result.depth.plies(),
+        result.nodes,
+        result.time,
+    );
+    let _ = job.events.send(Event::Done {
+        search: job.id,
+        mode: job.mode,
+        generation: job.generation,
+        best_hub: best.map(|(hub, _)| hub),
+        json,
+    });
+}
+
+/// How long a `go` may think at most, and the default.
+pub const MAX_MOVETIME: f64 = 600.0;
+/// A `go` with neither `movetime` nor `depth` thinks this long.
+pub const DEFAULT_MOVETIME: f64 = 1.0;
+
+/// The limits of a `go` or `analyse` with the given options, checked.
+pub fn limits(
+    mode: SearchMode,
+    movetime: Option<f64>,
+    depth: Option<i64>,
+) -> Result<Limits, String> {
+    let max_depth = polydam_engine::search::Depth::MAX.plies();
+    let mut limits = Limits {
+        analyze: mode == SearchMode::Analyse,
+        ..Limits::default()
+    };
+    if let Some(d) = depth {
+        if !(1..=i64::from(max_depth)).contains(&d) {
+            return Err(format!("depth must be from 1 to {max_depth}, not {d}"));
+        }
+        limits.depth = Some(polydam_engine::search::Depth(d as i32));
+    }
+    if let Some(s) = movetime {
+        if !s.is_finite() || s <= 0.0 || s > MAX_MOVETIME {
+            return Err(format!(
+                "movetime must be a number of seconds above 0 and at most {MAX_MOVETIME}, not {s}"
+            ));
+        }
+        limits.move_time = Some(Duration::from_secs_f64(s));
+    }
+    if mode == SearchMode::Play && limits.depth.is_none() && limits.move_time.is_none() {
+        limits.move_time = Some(Duration::from_secs_f64(DEFAULT_MOVETIME));
+    }
+    Ok(limits)
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""The web board (`polydam serve`) in a real headless Chromium, driven by selenium.
+
+Starts `polydam serve --port 0`, loads the page, and in International, Turkish, Seesaw Draughts
+and hex Seesaw: makes a move by clicking the board (every cell of the move's path, as a player
+does), waits for the engine's answer, takes both back, loads the FEN of the position the
+engine left, and saves a screenshot of the board (with a piece selected and its destinations
+shown) into the directory given. Exits non-zero with a message on the first failure.
+
+    python3 tests/browser/web_board.py --polydam target/debug/polydam --out target/web-shots
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+VARIANTS = ["international", "turkish", "seesaw-draughts", "seesaw"]
+TIMEOUT = 30
+
+
+class Failure(Exception):
+    pass
+
+
+def start_server(polydam):
+    proc = subprocess.Popen(
+        [polydam, "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stdout.readline().strip()
+    if not line.startswith("http://"):
+        proc.kill()
+        raise Failure(f"polydam serve printed {line!r}, not its URL")
+    return proc, line
+
+
+def start_browser(profile):
+    options = webdriver.ChromeOptions()
+    for flag in [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,960",
+        "--force-device-scale-factor=1",
+    ]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary:
+        options.binary_location = binary
+    driver_path = shutil.which("chromedriver")
+    if not driver_path:
+        raise Failure("chromedriver not found (apt-get install chromium-driver)")
+    return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+
+
+def wait(driver, what, condition):
+    try:
+        return WebDriverWait(driver, TIMEOUT).until(lambda d: condition(d))
+    except TimeoutException:
+        status = driver.find_element(By.ID, "status").text
+        error = driver.execute_script("return document.body.dataset.lastError || ''")
+        raise Failure(f"timed out waiting for {what} (status: {status!r}, last error: {error!r})")
+
+
+def body(driver, key):
+    return driver.execute_script(f"return document.body.dataset.{key} || ''")
+
+
+def click_cell(driver, label):
+    cells = driver.find_elements(By.CSS_SELECTOR, f'#board .cells [data-label="{label}"]')
+    if not cells:
+        raise Failure(f"no cell {label!r} on the board")
+    # Click where a player would: the middle of the cell, whatever is drawn on top of it (a
+    # piece, a destination mark), as the page handles clicks on either.
+    shape = cells[0].find_element(By.CSS_SELECTOR, "rect, polygon")
+    ActionChains(driver).move_to_element(shape).click().perform()
+
+
+def check_variant(driver, variant, shots):
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    wait(driver, f"the {variant} board", lambda d: body(d, "variant") == variant and body(d, "ply") == "0")
+    Select(driver.find_element(By.ID, "white-player")).select_by_value("human")
+    Select(driver.find_element(By.ID, "black-player")).select_by_value("engine")
+    Select(driver.find_element(By.ID, "limit-kind")).select_by_value("movetime")
+    limit = driver.find_element(By.ID, "limit-value")
+    limit.clear()
+    limit.send_keys("0.3")
+    cells = driver.find_elements(By.CSS_SELECTOR, "#board .cells [data-label]")
+    pieces = driver.find_elements(By.CSS_SELECTOR, "#board .pieces .piece")
+    if len(cells) < 30 or len(pieces) < 2:
+        raise Failure(f"{variant}: {len(cells)} cells and {len(pieces)} pieces drawn")
+
+    # A move by clicking: the longest path among the legal moves (a step rather than a deploy),
+    # every cell in turn.
+    moves = driver.execute_script("return state.moves")
+    move = max(moves, key=lambda m: len(m["path"]))
+    for label in move["path"]:
+        click_cell(driver, label)
+    wait(driver, f"{move['text']} to be played", lambda d: body(d, "ply") in ("1", "2"))
+    history = driver.execute_script("return state.history")
+    if not history or history[0] != move["text"]:
+        raise Failure(f"{variant}: clicked {move['path']}, history is {history}")
+    wait(driver, "the engine's answer", lambda d: body(d, "ply") == "2")
+    answered_fen = body(driver, "fen")
+    answer = driver.execute_script("return state.history[1]")
+    first = move["text"]
+
+    # Take back the engine's answer and our move.
+    driver.find_element(By.ID, "undo").click()
+    wait(driver, "the take-back", lambda d: body(d, "ply") == "0")
+
+    # Load the FEN the engine left: White to move, a person's turn, nothing more happens.
+    fen = driver.find_element(By.ID, "fen")
+    fen.clear()
+    fen.send_keys(answered_fen)
+    driver.find_element(By.ID, "load-fen").click()
+    wait(driver, "the FEN to load", lambda d: body(d, "fen") == answered_fen)
+    time.sleep(0.3)
+    if body(driver, "ply") != "0" or body(driver, "searching"):
+        raise Failure(f"{variant}: after loading a FEN the engine moved or searches")
+
+    # For the picture: a move by clicking (in hex Seesaw a deploy, one click on an empty
+    # cell) and the engine's answer, its analysis, a piece selected with its destinations.
+    moves = driver.execute_script("return state.moves")
+    deploys = [m for m in moves if len(m["path"]) == 1]
+    move = deploys[0] if variant == "seesaw" and deploys else max(moves, key=lambda m: len(m["path"]))
+    for label in move["path"]:
+        click_cell(driver, label)
+    wait(driver, "the engine's answer", lambda d: body(d, "ply") == "2")
+    driver.find_element(By.ID, "analyse").click()
+    wait(driver, "analysis lines", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tbody tr")) >= 3)
+    moves = driver.execute_script("return state.moves")
+    start = max(moves, key=lambda m: len(m["path"]))["path"]
+    if len(start) > 1:
+        click_cell(driver, start[0])
+        if not driver.find_elements(By.CSS_SELECTOR, "#board .target"):
+            raise Failure(f"{variant}: no destination shown after selecting {start[0]}")
+    error = body(driver, "lastError")
+    if error:
+        raise Failure(f"{variant}: the page showed an error: {error}")
+    path = os.path.join(shots, f"{variant}.png")
+    driver.save_screenshot(path)
+    driver.find_element(By.ID, "analyse").click()
+    wait(driver, "the analysis to stop", lambda d: body(d, "searching") == "")
+    print(f"{variant}: played {first}, engine answered {answer}, took back, "
+          f"loaded {answered_fen}, played {move['text']}; screenshot {path}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--polydam", default="target/debug/polydam")
+    parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    server = driver = None
+    profile = tempfile.mkdtemp(prefix="polydam-chromium-")
+    started = time.time()
+    try:
+        server, url = start_server(args.polydam)
+        driver = start_browser(profile)
+        driver.get(url)
+        wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
+        groups = driver.find_elements(By.CSS_SELECTOR, "#variant optgroup")
+        if len(groups) != 4:
+            raise Failure(f"{len(groups)} variant groups in the chooser, expected 4 families")
+        for variant in VARIANTS:
+            check_variant(driver, variant, args.out)
+        severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+        if severe:
+            raise Failure(f"browser console errors: {severe}")
+    except (Failure, WebDriverException) as e:
+        print(f"web board test FAILED: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        if server:
+            server.kill()
+            server.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+    print(f"web board test passed: {len(VARIANTS)} variants in {time.time() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,495 @@
+//! `polydam serve`: the real binary on a free port, driven over HTTP and its WebSocket API
+//! (docs/web.md) by a WebSocket client: games in two variants, searches, and every kind of
+//! bad message, each answered with an error while the server goes on serving.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// How long any reply may take.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A `polydam serve --port 0` process, killed when dropped.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_polydam"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("polydam serve starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = match rx.recv_timeout(TIMEOUT) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("polydam serve printed no URL");
+            }
+        };
+        let addr = line
+            .trim()
+            .strip_prefix("http://")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("first line is not the URL: {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    fn connect(&self) -> Client {
+        Client::connect(&self.addr).expect("the WebSocket opens")
+    }
+
+    /// A raw HTTP/1.1 GET; answers the status code and the body.
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).expect("TCP connect");
+        stream.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        )
+        .expect("request sent");
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).expect("reply read");
+        let status = reply
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = reply
+            .split_once("\r\n\r\n")
+            .map_or(String::new(), |(_, b)| b.to_string());
+        (status, body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Client {
+    ws: WebSocket<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    fn connect(addr: &str) -> Result<Client, tungstenite::Error> {
+        let (ws, _) = tungstenite::connect(format!("ws://{addr}/ws"))?;
+        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(TIMEOUT))?;
+        }
+        Ok(Client { ws })
+    }
+
+    fn send(&mut self, value: Value) {
+        self.send_text(&value.to_string());
+    }
+
+    fn send_text(&mut self, text: &str) {
+        self.ws
+            .send(Message::Text(text.to_string().into()))
+            .expect("message sent");
+    }
+
+    /// The next JSON message; panics on a close or a timeout.
+    fn recv(&mut self) -> Value {
+        loop {
+            match self.ws.read().expect("a message arrives") {
+                Message::Text(t) => {
+                    return serde_json::from_str(t.as_str()).expect("the server sends JSON")
+                }
+                Message::Close(frame) => panic!("connection closed: {frame:?}"),
+                _ => {}
+            }
+        }
+    }
+
+    /// The next message of type `kind`, skipping search reports (`searching`, `info`) on the
+    /// way; any other message first is a failure.
+    fn expect(&mut self, kind: &str) -> Value {
+        let started = Instant::now();
+        loop {
+            let msg = self.recv();
+            if msg["type"] == kind {
+                return msg;
+            }
+            assert!(
+                msg["type"] == "info" || msg["type"] == "searching",
+                "expected {kind}, got {:.300}",
+                msg.to_string()
+            );
+            assert!(started.elapsed() < TIMEOUT, "no {kind} in time");
+        }
+    }
+
+    /// The `error` the server answers `request` with; then checks it still serves this
+    /// connection (a `state` request is answered) and that the game did not change.
+    fn expect_error(&mut self, request: &str, fen_before: &str) -> String {
+        self.send_text(request);
+        let reply = self.expect("error");
+        let message = reply["message"].as_str().unwrap_or_default().to_string();
+        assert!(!message.is_empty(), "{reply}");
+        self.send(json!({"type": "state"}));
+        let state = self.expect("state");
+        assert_eq!(
+            state["fen"], fen_before,
+            "the game changed after {request:.60}"
+        );
+        message
+    }
+
+    /// Reads the welcome (`variants`, then `state`) and answers the state.
+    fn welcome(&mut self) -> Value {
+        let variants = self.expect("variants");
+        let list = variants["variants"].as_array().expect("a list of variants");
+        assert!(list.len() >= 50, "{} variants", list.len());
+        for name in ["international", "turkish", "seesaw-draughts", "seesaw"] {
+            assert!(list.iter().any(|v| v["name"] == name), "{name} listed");
+        }
+        assert!(list
+            .iter()
+            .all(|v| v["description"].as_str().is_some_and(|d| !d.is_empty())));
+        self.expect("state")
+    }
+}
+
+fn history(state: &Value) -> Vec<String> {
+    state["history"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The legal move of `state` written `text`.
+fn legal<'a>(state: &'a Value, text: &str) -> &'a Value {
+    state["moves"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["text"] == text))
+        .unwrap_or_else(|| panic!("{text} is not legal in {}", state["fen"]))
+}
+
+#[test]
+fn serve_plays_international_and_turkish_games() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    let state = c.welcome();
+    assert_eq!(state["variant"]["name"], "international");
+    assert_eq!(
+        (state["rows"].as_u64(), state["cols"].as_u64()),
+        (Some(10), Some(10))
+    );
+    assert_eq!(state["cells"].as_array().map(Vec::len), Some(100));
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(9));
+    assert_eq!(legal(&state, "32-28")["path"], json!(["32", "28"]));
+    assert_eq!(state["side"], "white");
+
+    // A move by text, one by the cells clicked, an engine move, a take-back.
+    c.send(json!({"type": "move", "text": "32-28"}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28"]);
+    assert_eq!(state["side"], "black");
+    assert_eq!(state["last_path"], json!(["32", "28"]));
+    c.send(json!({"type": "move", "path": ["19", "23"]}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28", "19-23"]);
+    // White must take: 28x19.
+    assert!(state["moves"]
+        .as_array()
+        .is_some_and(|m| m.iter().all(|m| m["capture"] == true)));
+    c.send(json!({"type": "go", "depth": 3}));
+    let searching = c.expect("searching");
+    assert_eq!(searching["mode"], "go");
+    let done = c.expect("done");
+    assert_eq!(done["search"], searching["search"]);
+    let best = done["best"]
+        .as_str()
+        .expect("the engine found a move")
+        .to_string();
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28", "19-23", best.as_str()]);
+    c.send(json!({"type": "undo", "plies": 2}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28"]);
+
+    // A capture chosen square by square: a man of 28 takes 23 and 13 (the path has three
+    // cells, though the PDN text names only the ends).
+    c.send(json!({"type": "load", "fen": "W:W28:B23,13"}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), Vec::<String>::new());
+    let capture = &state["moves"][0];
+    assert_eq!(capture["path"], json!(["28", "19", "8"]), "{state}");
+    c.send(json!({"type": "move", "path": ["28", "19", "8"]}));
+    let state = c.expect("state");
+    assert_eq!(state["result"]["winner"], "white", "{state}");
+
+    // Turkish: the 64-square board, algebraic moves, the engine's answer.
+    c.send(json!({"type": "new", "variant": "turkish"}));
+    let state = c.expect("state");
+    assert_eq!(state["variant"]["name"], "turkish");
+    assert_eq!(state["variant"]["family"], "orthogonal");
+    assert_eq!(state["cells"].as_array().map(Vec::len), Some(64));
+    assert_eq!(
+        state["col_labels"],
+        json!(["a", "b", "c", "d", "e", "f", "g", "h"])
+    );
+    c.send(json!({"type": "move", "path": ["d3", "d4"]}));
+    assert_eq!(history(&c.expect("state")), ["d3-d4"]);
+    c.send(json!({"type": "go", "movetime": 0.2}));
+    c.expect("done");
+    let state = c.expect("state");
+    assert_eq!(history(&state).len(), 2);
+    assert_eq!(state["side"], "white");
+    c.send(json!({"type": "undo"}));
+    assert_eq!(history(&c.expect("state")), ["d3-d4"]);
+
+    // Analysis until stopped: lines in the variant's notation, then `done`.
+    c.send(json!({"type": "analyse"}));
+    c.expect("searching");
+    let info = c.recv();
+    assert_eq!(info["type"], "info", "{info}");
+    assert!(info["pv"]
+        .as_str()
+        .is_some_and(|pv| pv.contains('-') || pv.contains('x')));
+    c.send(json!({"type": "stop"}));
+    let done = c.expect("done");
+    assert_eq!(done["mode"], "analyse");
+    // The analysis did not play its move.
+    c.send(json!({"type": "state"}));
+    assert_eq!(history(&c.expect("state")), ["d3-d4"]);
+
+    // A PDN game with a FEN tag.
+    c.send(json!({"type": "load",
+        "pdn": "[Event \"x\"]\n[FEN \"W:Wa2-h3:Ba6-h7\"]\n1. e3-e4 b6-b5 2. e4-e5 *"}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["e3-e4", "b6-b5", "e4-e5"]);
+    assert!(state["pdn"]
+        .as_str()
+        .is_some_and(|p| p.contains("1. e3-e4 b6-b5 2. e4-e5")));
+}
+
+#[test]
+fn serve_plays_both_seesaw_games() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.welcome();
+    c.send(json!({"type": "new", "variant": "seesaw-draughts"}));
+    let state = c.expect("state");
+    let sizes = state["cells"].as_array().map(|cells| {
+        cells
+            .iter()
+            .filter(|c| c["piece"]["size"].as_u64().is_some())
+            .count()
+    });
+    assert_eq!(sizes, Some(24), "every stack has its size");
+    c.send(json!({"type": "go", "depth": 2}));
+    c.expect("done");
+    assert_eq!(history(&c.expect("state")).len(), 1);
+
+    c.send(json!({"type": "new", "variant": "seesaw"}));
+    let state = c.expect("state");
+    assert_eq!(state["variant"]["family"], "hex");
+    assert!(state["cells"]
+        .as_array()
+        .is_some_and(|c| c.iter().any(|c| c["tile"] == "white")));
+    // Every legal move is selectable by its cells; play the first by them.
+    let moves = state["moves"].as_array().expect("moves");
+    assert!(moves
+        .iter()
+        .all(|m| m["path"].as_array().is_some_and(|p| !p.is_empty())));
+    let first = moves[0].clone();
+    c.send(json!({"type": "move", "path": first["path"]}));
+    assert_eq!(
+        history(&c.expect("state")),
+        [first["text"].as_str().unwrap_or("?")]
+    );
+}
+
+#[test]
+fn serve_answers_bad_messages_and_goes_on() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    let state = c.welcome();
+    let fen = state["fen"].as_str().expect("a FEN").to_string();
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"type":"new","variant":"chess"}"#,
+            "unknown variant 'chess'",
+        ),
+        (r#"{"type":"move","text":"32-26"}"#, "illegal move"),
+        (r#"{"type":"move","text":"zz"}"#, "malformed move"),
+        (r#"{"type":"move","path":["31","26","21"]}"#, "illegal move"),
+        (r#"{"type":"move"}"#, "either"),
+        (r#"{"type":"load","fen":"W:W99:B1"}"#, "bad position"),
+        (
+            r#"{"type":"load","pdn":"1. 32-28 19-23 2. 28-22"}"#,
+            "move 3",
+        ),
+        (r#"{"type":"undo"}"#, "nothing to undo"),
+        (r#"{"type":"go","depth":0}"#, "depth must be"),
+        (r#"{"type":"go","movetime":-1}"#, "movetime must be"),
+        (r#"{"type":"go","depth":"deep"}"#, "invalid type"),
+        (r#"{"type":"move","text":"32-28""#, "malformed JSON"),
+        ("not json at all", "malformed JSON"),
+        (r#"[1,2,3]"#, "JSON object"),
+        (r#"{"kind":"move"}"#, "no \"type\""),
+        (r#"{"type":"castle"}"#, "unknown message type 'castle'"),
+        (r#"{"type":"stop","now":1}"#, "unknown field `now`"),
+    ];
+    for (request, expected) in cases {
+        let message = c.expect_error(request, &fen);
+        assert!(message.contains(expected), "{request} -> {message}");
+    }
+    // A message over the 64 KiB limit: an error, and the connection goes on.
+    let long = format!(r#"{{"type":"move","text":"{}"}}"#, "1".repeat(70_000));
+    let message = c.expect_error(&long, &fen);
+    assert!(message.contains("too long"), "{message}");
+    // A binary message.
+    c.ws.send(Message::Binary(vec![1u8, 2, 3].into()))
+        .expect("sent");
+    let reply = c.expect("error");
+    assert!(
+        reply["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("binary")),
+        "{reply}"
+    );
+    // The game still plays.
+    c.send(json!({"type": "move", "text": "32-28"}));
+    assert_eq!(history(&c.expect("state")), ["32-28"]);
+
+    // A frame over the transport's limit (1 MiB): an error, then the connection is closed;
+    // the server serves new connections.
+    let huge = format!(r#"{{"type":"move","text":"{}"}}"#, "1".repeat(1_100_000));
+    let _ = c.ws.send(Message::Text(huge.into()));
+    // The close frame may be lost: the server drops a socket with unread input, which resets
+    // the connection; the error before it is what the page shows.
+    let mut saw_error = false;
+    loop {
+        match c.ws.read() {
+            Ok(Message::Text(t)) => {
+                let v: Value = serde_json::from_str(t.as_str()).expect("JSON");
+                saw_error |= v["type"] == "error"
+                    && v["message"].as_str().is_some_and(|m| m.contains("closing"));
+            }
+            Ok(Message::Close(frame)) => {
+                assert_eq!(frame.map(|f| u16::from(f.code)), Some(1009));
+                break;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    assert!(saw_error, "no error before the connection closed");
+    let mut fresh = server.connect();
+    assert_eq!(fresh.welcome()["fen"], fen);
+}
+
+#[test]
+fn serve_limits_connections_and_frees_their_slots() {
+    let server = Server::start(&["--max-connections", "2"]);
+    let mut a = server.connect();
+    a.welcome();
+    let mut b = server.connect();
+    b.welcome();
+    let mut third = server.connect();
+    let refusal = third.recv();
+    assert_eq!(refusal["type"], "error");
+    assert!(
+        refusal["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too many connections")),
+        "{refusal}"
+    );
+    // A search running on a connection that closes is stopped with it; its slot is freed.
+    a.send(json!({"type": "analyse"}));
+    a.expect("searching");
+    drop(a);
+    let started = Instant::now();
+    loop {
+        let mut c = server.connect();
+        if c.recv()["type"] == "variants" {
+            break;
+        }
+        assert!(
+            started.elapsed() < TIMEOUT,
+            "the closed connection's slot stays taken"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The second connection still plays.
+    b.send(json!({"type": "move", "text": "31-26"}));
+    assert_eq!(history(&b.expect("state")), ["31-26"]);
+}
+
+#[test]
+fn serve_serves_the_page_and_refuses_other_sites() {
+    let server = Server::start(&[]);
+    let (status, body) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        body.contains("board.js") && body.contains("board.css"),
+        "{body:.200}"
+    );
+    let (status, body) = server.get("/board.js");
+    assert_eq!(status, 200);
+    assert!(body.contains("new WebSocket"));
+    assert_eq!(server.get("/board.css").0, 200);
+    assert_eq!(server.get("/nowhere").0, 404);
+    // A page from another site may not open the WebSocket.
+    let request = tungstenite::http::Request::builder()
+        .uri(format!("ws://{}/ws", server.addr))
+        .header("Host", &server.addr)
+        .header("Origin", "http://evil.example")
+        .header("Connection", "Upgrade")
+        .header("Upgrade", "websocket")
+        .header("Sec-WebSocket-Version", "13")
+        .header(
+            "Sec-WebSocket-Key",
+            tungstenite::handshake::client::generate_key(),
+        )
+        .body(())
+        .expect("a request");
+    match tungstenite::connect(request) {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a cross-site WebSocket was accepted"),
+    }
+}
+
+#[test]
+fn serve_refuses_a_port_in_use() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap_or("0");
+    let out = Command::new(env!("CARGO_BIN_EXE_polydam"))
+        .args(["serve", "--port", port])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot listen on"), "{err}");
+}
