@@ -140,12 +140,18 @@ def check_variant(driver, variant, shots):
         raise Failure(f"{variant}: after loading a FEN the engine moved or searches")
 
     # For the picture: a move by clicking (in hex Seesaw a deploy, one click on an empty
-    # cell) and the engine's answer, its analysis, a piece selected with its destinations.
+    # cell; in International a drag) and the engine's answer, its analysis, a piece selected with its destinations.
     moves = driver.execute_script("return state.moves")
     deploys = [m for m in moves if len(m["path"]) == 1]
     move = deploys[0] if variant == "seesaw" and deploys else max(moves, key=lambda m: len(m["path"]))
-    for label in move["path"]:
-        click_cell(driver, label)
+    if variant == "international" and len(move["path"]) == 2:
+        # A drag from the piece to its destination.
+        ends = [driver.find_element(By.CSS_SELECTOR, f'#board .cells [data-label="{c}"] rect')
+                for c in move["path"]]
+        ActionChains(driver).click_and_hold(ends[0]).move_to_element(ends[1]).release().perform()
+    else:
+        for label in move["path"]:
+            click_cell(driver, label)
     wait(driver, "the engine's answer", lambda d: body(d, "ply") == "2")
     driver.find_element(By.ID, "analyse").click()
     wait(driver, "analysis lines", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tbody tr")) >= 3)

@@ -577,6 +577,22 @@ function wire() {
     const target = event.target.closest('[data-label]');
     if (target) onCellClick(target.getAttribute('data-label'));
   });
+  // A drag from one cell to another is a click on each (a press and release on the same cell
+  // is an ordinary click, handled above).
+  let dragFrom = null;
+  const labelAt = (event) => {
+    const target = event.target.closest && event.target.closest('[data-label]');
+    return target ? target.getAttribute('data-label') : null;
+  };
+  $('board').addEventListener('pointerdown', (event) => { dragFrom = labelAt(event); });
+  $('board').addEventListener('pointerup', (event) => {
+    const to = labelAt(event);
+    if (dragFrom && to && to !== dragFrom) {
+      if (selection[selection.length - 1] !== dragFrom) onCellClick(dragFrom);
+      if (selection.length > 0) onCellClick(to);
+    }
+    dragFrom = null;
+  });
   $('variant').addEventListener('change', () => send({ type: 'new', variant: $('variant').value }));
   $('new').addEventListener('click', () => state && send({ type: 'new', variant: state.variant.name }));
   $('undo').addEventListener('click', () => state && send({ type: 'undo', plies: undoPlies() }));
