@@ -290,6 +290,12 @@ fn serve_plays_international_and_turkish_games() {
     assert!(state["pdn"]
         .as_str()
         .is_some_and(|p| p.contains("1. e3-e4 b6-b5 2. e4-e5")));
+
+    // Another game's PDN: its GameType switches the variant.
+    c.send(json!({"type": "load", "pdn": "[GameType \"20\"]\n1. 32-28 19-23 *"}));
+    let state = c.expect("state");
+    assert_eq!(state["variant"]["name"], "international");
+    assert_eq!(history(&state), ["32-28", "19-23"]);
 }
 
 #[test]
@@ -348,6 +354,18 @@ fn serve_answers_bad_messages_and_goes_on() {
         (
             r#"{"type":"load","pdn":"1. 32-28 19-23 2. 28-22"}"#,
             "move 3",
+        ),
+        (
+            r#"{"type":"load","pdn":"[Variant \"chess\"] 1. e4 *"}"#,
+            "Variant tag names 'chess'",
+        ),
+        (
+            r#"{"type":"load","pdn":"[GameType \"3\"] 1. e4 *"}"#,
+            "GameType tag '3'",
+        ),
+        (
+            r#"{"type":"load","pdn":"[GameType \"25\"] 1. c3-d4 d4-e5 *"}"#,
+            "move 2",
         ),
         (r#"{"type":"undo"}"#, "nothing to undo"),
         (r#"{"type":"go","depth":0}"#, "depth must be"),

@@ -477,16 +477,21 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
     })
 }
 
-/// A PDN game as read: the `FEN` tag and the moves.
+/// A PDN game as read: the `FEN`, `GameType` and `Variant` tags and the moves.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PdnRead {
     /// The `FEN` tag's value, if any.
     pub fen: Option<String>,
+    /// The `GameType` tag's value (`20`, `31,W,8,8,N2,0`), if any.
+    pub game_type: Option<String>,
+    /// The `Variant` tag's value, if any (Polydam writes it for games the PDN standard does
+    /// not number).
+    pub variant: Option<String>,
     /// The moves, as written.
     pub moves: Vec<String>,
 }
 
-/// Reads the first game of a PDN text: its tags (only `FEN` is used) and its moves, without
+/// Reads the first game of a PDN text: its tags (`FEN`, `GameType`, `Variant`) and its moves, without
 /// move numbers, comments (`{...}`, `;` to the end of the line), variations (`(...)`),
 /// annotation glyphs (`$1`, `!`, `?`) and the result.
 pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
@@ -558,9 +563,13 @@ pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
                     .trim()
                     .split_once(char::is_whitespace)
                     .unwrap_or((&tag, ""));
+                let v = value.trim().trim_matches('"').trim().to_string();
                 if name.eq_ignore_ascii_case("FEN") {
-                    let v = value.trim().trim_matches('"').to_string();
                     out.fen = Some(v);
+                } else if name.eq_ignore_ascii_case("GameType") {
+                    out.game_type = Some(v);
+                } else if name.eq_ignore_ascii_case("Variant") {
+                    out.variant = Some(v);
                 }
             }
             c if c.is_whitespace() => flush(&mut token, &mut tokens),
@@ -595,6 +604,54 @@ pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
         }
     }
     Ok(out)
+}
+
+/// The variant a PDN game's tags call for when it is not `current`: the one its `Variant` tag
+/// names, else one with its `GameType` (the exact tag value first, then the number alone; a
+/// game whose number `current` shares, as Frysk! shares Frisian's, stays in `current`).
+/// `None` keeps `current`; a tag naming no game Polydam plays is an error.
+pub fn pdn_variant(
+    game: &PdnRead,
+    current: &'static VariantEntry,
+) -> Result<Option<&'static VariantEntry>, String> {
+    if let Some(name) = &game.variant {
+        let entry = polydam_engine::variants::lookup(name).map_err(|_| {
+            format!(
+                "the Variant tag names '{}', which is no game Polydam plays",
+                short(name)
+            )
+        })?;
+        return Ok((entry.name != current.name).then_some(entry));
+    }
+    let Some(wanted) = &game.game_type else {
+        return Ok(None);
+    };
+    let wanted: String = wanted.chars().filter(|c| !c.is_whitespace()).collect();
+    let number = |value: &str| value.split(',').next().map(str::to_string);
+    let tag = |v: &VariantEntry| v.pdn_game_type.tag_value();
+    if tag(current).as_deref() == Some(wanted.as_str()) {
+        return Ok(None);
+    }
+    if let Some(entry) = VARIANTS
+        .iter()
+        .find(|v| tag(v).as_deref() == Some(wanted.as_str()))
+    {
+        return Ok(Some(entry));
+    }
+    let wanted_number = number(&wanted);
+    if tag(current).and_then(|t| number(&t)) == wanted_number {
+        return Ok(None);
+    }
+    VARIANTS
+        .iter()
+        .find(|v| tag(v).and_then(|t| number(&t)) == wanted_number)
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "the GameType tag '{}' is no game Polydam plays",
+                short(&wanted)
+            )
+        })
 }
 
 #[cfg(test)]
@@ -685,5 +742,41 @@ mod tests {
         assert!(read_pdn("1. 32-28 (19-23").is_err());
         assert!(read_pdn("[FEN \"W:W31").is_err());
         assert_eq!(read_pdn("").map(|g| g.moves.len()), Ok(0));
+    }
+
+    #[test]
+    fn pdn_tags_choose_the_variant() {
+        let entry = |name| polydam_engine::variants::lookup(name).expect("registered");
+        let pick = |text: &str, current| {
+            let game = read_pdn(text).expect("a game");
+            pdn_variant(&game, entry(current)).map(|v| v.map(|v| v.name))
+        };
+        assert_eq!(
+            pick("[GameType \"20\"] 1. 32-28", "international"),
+            Ok(None)
+        );
+        assert_eq!(pick("1. 32-28", "turkish"), Ok(None));
+        assert_eq!(
+            pick("[GameType \"25\"] 1. c3-d4", "international"),
+            Ok(Some("russian"))
+        );
+        assert_eq!(
+            pick("[GameType \"21\"]", "international"),
+            Ok(Some("english"))
+        );
+        // Frysk! is written under Frisian's number: it stays Frysk!.
+        assert_eq!(pick("[GameType \"40\"]", "frysk!"), Ok(None));
+        assert_eq!(
+            pick("[GameType \"40\"]", "international"),
+            Ok(Some("frisian"))
+        );
+        assert_eq!(
+            pick("[Variant \"Turkish\"]", "international"),
+            Ok(Some("turkish"))
+        );
+        assert_eq!(pick("[Variant \"turkish\"]", "turkish"), Ok(None));
+        assert!(pick("[Variant \"chess\"]", "international").is_err_and(|e| e.contains("'chess'")));
+        assert!(pick("[GameType \"3\"]", "international")
+            .is_err_and(|e| e.contains("GameType tag '3'")));
     }
 }

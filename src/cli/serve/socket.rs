@@ -76,7 +76,19 @@ impl Connection {
             Request::Load(load) => {
                 match load {
                     Load::Fen(fen) => self.table.load_fen(Some(&fen))?,
-                    Load::Pdn(pdn) => self.table.load_pdn(&pdn)?,
+                    Load::Pdn(pdn) => {
+                        let game = api::read_pdn(&pdn)?;
+                        match api::pdn_variant(&game, self.table.variant())? {
+                            // Another game's PDN: a new table, kept only if the game loads.
+                            Some(entry) => {
+                                let mut table = session::new_table(entry.name, None)?;
+                                table.load_pdn(&pdn)?;
+                                self.stop_search();
+                                self.table = table;
+                            }
+                            None => self.table.load_pdn(&pdn)?,
+                        }
+                    }
                 }
                 self.stop_search();
                 Ok(vec![self.state_json()])
