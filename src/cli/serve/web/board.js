@@ -580,8 +580,11 @@ function wire() {
   // A drag from one cell to another is a click on each (a press and release on the same cell
   // is an ordinary click, handled above).
   let dragFrom = null;
+  // The cell under the pointer, not the event's target: a touch keeps the pressed cell as the
+  // target of its whole gesture.
   const labelAt = (event) => {
-    const target = event.target.closest && event.target.closest('[data-label]');
+    const under = document.elementFromPoint(event.clientX, event.clientY) || event.target;
+    const target = under.closest && under.closest('[data-label]');
     return target ? target.getAttribute('data-label') : null;
   };
   $('board').addEventListener('pointerdown', (event) => { dragFrom = labelAt(event); });
