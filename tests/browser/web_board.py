@@ -5,7 +5,8 @@ Starts `polydam serve --port 0`, loads the page, and in International, Turkish, 
 and hex Seesaw: makes a move by clicking the board (every cell of the move's path, as a player
 does), waits for the engine's answer, takes both back, loads the FEN of the position the
 engine left, and saves a screenshot of the board (with a piece selected and its destinations
-shown) into the directory given. Exits non-zero with a message on the first failure.
+shown) into the directory given. Then chooses a capture square by square in International and
+hex Seesaw, where several captures share a start. Exits non-zero with a message on the first failure.
 
     python3 tests/browser/web_board.py --polydam target/debug/polydam --out target/web-shots
 """
@@ -172,6 +173,53 @@ def check_variant(driver, variant, shots):
           f"loaded {answered_fen}, played {move['text']}; screenshot {path}")
 
 
+# Captures chosen square by square where several share a start: a position, and the end of
+# the capture to click (its whole path, one cell at a time).
+CAPTURES = [
+    # Two captures of four from 38 (to 20, and round to 38 itself).
+    ("international", "W:W38:B33,32,22,23,24", "20"),
+    # The 3-stack on d1 takes d2, then d3, then spends its last step on d4 (or stops on d3,
+    # or steps to c3 or e3; or takes d3 alone).
+    ("seesaw", "W:Wd1^3:Bd2,d3,d7:TWd1:TBd7", "d4"),
+]
+
+
+def check_capture(driver, variant, fen_text, end):
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    wait(driver, f"the {variant} board", lambda d: body(d, "variant") == variant and body(d, "ply") == "0")
+    Select(driver.find_element(By.ID, "white-player")).select_by_value("human")
+    Select(driver.find_element(By.ID, "black-player")).select_by_value("human")
+    before = body(driver, "fen")
+    fen = driver.find_element(By.ID, "fen")
+    fen.clear()
+    fen.send_keys(fen_text)
+    driver.find_element(By.ID, "load-fen").click()
+    # The page shows the FEN as the engine writes it (squares sorted, ranges joined).
+    wait(driver, "the capture position", lambda d: body(d, "fen") != before)
+    moves = driver.execute_script("return state.moves")
+    chosen = [m for m in moves if m["capture"] and m["path"][-1] == end]
+    if len(chosen) != 1:
+        raise Failure(f"{variant}: {len(chosen)} captures ending on {end} in {moves}")
+    move = chosen[0]
+    start = move["path"][0]
+    if sum(1 for m in moves if m["path"][0] == start) < 2:
+        raise Failure(f"{variant}: only one capture starts on {start}: {moves}")
+    for i, label in enumerate(move["path"]):
+        click_cell(driver, label)
+        if i + 1 < len(move["path"]):
+            time.sleep(0.05)
+            if body(driver, "ply") != "0":
+                raise Failure(f"{variant}: a capture was played after {i + 1} clicks of {move['path']}")
+            marked = driver.find_elements(By.CSS_SELECTOR, "#board .selected")
+            if len(marked) != i + 1:
+                raise Failure(f"{variant}: {len(marked)} cells marked after {i + 1} clicks")
+    wait(driver, f"{move['text']} to be played", lambda d: body(d, "ply") == "1")
+    played = driver.execute_script("return state.history[0]")
+    if played != move["text"]:
+        raise Failure(f"{variant}: clicked {move['path']}, played {played}")
+    print(f"{variant}: capture {played} chosen square by square ({len(move['path'])} clicks)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--polydam", default="target/debug/polydam")
@@ -191,6 +239,8 @@ def main():
             raise Failure(f"{len(groups)} variant groups in the chooser, expected 4 families")
         for variant in VARIANTS:
             check_variant(driver, variant, args.out)
+        for variant, fen_text, end in CAPTURES:
+            check_capture(driver, variant, fen_text, end)
         severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         if severe:
             raise Failure(f"browser console errors: {severe}")

@@ -24,9 +24,15 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
+        Server::start_with_env(extra, &[])
+    }
+
+    /// The server with these environment variables set.
+    fn start_with_env(extra: &[&str], vars: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_polydam"))
             .args(["serve", "--port", "0"])
             .args(extra)
+            .envs(vars.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -510,4 +516,49 @@ fn serve_refuses_a_port_in_use() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot listen on"), "{err}");
+}
+
+/// `--open` runs the desktop's opener (`xdg-open`, here a script on `PATH` that writes down its
+/// argument) with the page's URL; without an opener the server warns and serves on.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_open_hands_the_url_to_the_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("polydam-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let log = dir.join("opened");
+    let script = dir.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$1\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\n",
+            log.display()
+        ),
+    )
+    .expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let server = Server::start_with_env(&["--open"], &[("PATH", &path)]);
+    let started = Instant::now();
+    while !log.exists() {
+        assert!(started.elapsed() < TIMEOUT, "the opener was not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let opened = std::fs::read_to_string(&log).expect("the opener's record");
+    assert_eq!(opened.trim(), format!("http://{}/", server.addr));
+    server.connect().welcome();
+
+    // No opener at all: the server still serves.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("an empty directory");
+    let lonely = Server::start_with_env(&["--open"], &[("PATH", &empty.display().to_string())]);
+    lonely.connect().welcome();
+    drop(server);
+    drop(lonely);
+    let _ = std::fs::remove_dir_all(&dir);
 }
