@@ -21,7 +21,7 @@ use polydam_engine::egtb::{
 use polydam_engine::game::{Duplicates, Game, Outcome, Side};
 use polydam_engine::orthogonal::rules::Turkish;
 use polydam_engine::orthogonal::Orthogonal;
-use polydam_engine::record::GameRecord;
+use polydam_engine::record::{DrawCounters, GameRecord};
 use polydam_engine::search::{Limits, SearchControl, Searcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -388,6 +388,76 @@ fn play_out<G: TableGame>(t: &Arc<dyn TableProbe<G>>, fen: &str) -> Option<Side>
     panic!("{} {fen}: no result in 300 plies", G::NAME);
 }
 
+/// The root's filter under the move-count rules: `fen` is a kings-only table win whose
+/// material no endgame counter covers, so the quiet-move rule alone limits it. With the quiet
+/// count run up by `n` plies the winner's root stays a win while the shortest win still fits
+/// (`n + 1 + child's distance <= limit`) and is a draw from one ply more, keeping every move
+/// that does not lose; the loser's root after the winner's move likewise.
+fn root_under_the_move_count<G: TableGame>(t: &Arc<dyn TableProbe<G>>, fen: &str) {
+    let pos = G::parse_position(fen).expect("test position parses");
+    let mut legal = Vec::new();
+    G::generate(&pos, Duplicates::Drop, &mut legal);
+    let limit = u32::from(G::draw_rules().quiet_plies);
+    let fresh = DrawCounters::start::<G>(&pos);
+    assert_eq!(
+        fresh.endgame_limit(),
+        None,
+        "{fen}: an endgame counter covers it"
+    );
+    let mut kept = legal.clone();
+    let root = t.root(&pos, &fresh, &mut kept).expect("covered");
+    assert_eq!(root.value, Wdl::Win, "{fen}");
+    let d = u32::from(root.dtc.expect("a stored distance"));
+    assert!(d >= 3 && d < limit, "{fen}: distance {d}");
+    // Counters after `n` quiet plies (any quiet move of the position counts one).
+    let counters_after = |n: u32| {
+        let mv = legal[0];
+        let child = G::play(&pos, &mv);
+        (0..n).fold(fresh, |c, _| c.after::<G>(&pos, &mv, &child))
+    };
+    // The child of a kept move is at `d - 1`; it is played at quiet count `n + 1`.
+    let just_in_time = limit - d;
+    let mut moves = legal.clone();
+    let r = t
+        .root(&pos, &counters_after(just_in_time), &mut moves)
+        .expect("covered");
+    assert_eq!(
+        (r.value, r.dtc),
+        (Wdl::Win, root.dtc),
+        "{fen} after {just_in_time} plies"
+    );
+    let mut moves = legal.clone();
+    let r = t
+        .root(&pos, &counters_after(just_in_time + 1), &mut moves)
+        .expect("covered");
+    assert_eq!(
+        (r.value, r.dtc),
+        (Wdl::Draw, None),
+        "{fen}: one ply too late"
+    );
+    let not_losing = legal
+        .iter()
+        .filter(|m| t.value(&G::play(&pos, m)) != Some(Wdl::Win))
+        .count();
+    assert_eq!(
+        moves.len(),
+        not_losing,
+        "{fen}: the moves that keep the draw"
+    );
+    // The loser, after a shortest win's first move, `n + 1` plies into the count: it is lost
+    // while the winner's next move still fits, a draw a ply later.
+    let child = G::play(&pos, &kept[0]);
+    let mut replies = Vec::new();
+    G::generate(&child, Duplicates::Drop, &mut replies);
+    for (n, want) in [(just_in_time, Wdl::Loss), (just_in_time + 1, Wdl::Draw)] {
+        let c = counters_after(n).after::<G>(&pos, &kept[0], &child);
+        let mut moves = replies.clone();
+        let r = t.root(&child, &c, &mut moves).expect("covered");
+        assert_eq!(r.value, want, "{fen}: the loser after {} plies", n + 1);
+        assert!(!moves.is_empty());
+    }
+}
+
 /// With the tables the engine converts table wins under the draw rules (here English 2 kings
 /// against 1, which takes longer than a shallow search sees, and International 4 kings against
 /// 1 under the 25-move rule) and holds table draws.
@@ -414,6 +484,7 @@ fn egtb_search_converts_wins_and_holds_draws() {
     let intl = tables::<Intl>(&dir, 5);
     assert_eq!(play_out(&intl, "W:WK1,K2,K3,K4:BK46"), Some(Side::White));
     assert_eq!(play_out(&intl, "W:WK2,K25:BK28"), None);
+    root_under_the_move_count::<Intl>(&intl, "W:WK1,K2,K3,K4:BK46");
     // The search reports what the root's tables say.
     let record =
         GameRecord::<Intl>::new(Intl::parse_position("W:WK1,K2,K3,K4:BK46").expect("parses"));

@@ -47,7 +47,8 @@ const _: () = assert!(
 /// What the root's tables say, once the root moves are filtered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootTable {
-    /// The root's value for the side to move.
+    /// The root's value for the side to move, under the move-count rules (a table win that
+    /// the rules leave no time for is a draw).
     pub value: Wdl,
     /// Plies to conversion with best play, when known.
     pub dtc: Option<u8>,
@@ -71,7 +72,8 @@ pub trait TableProbe<G: Game>: Send + Sync {
     /// At the root: keeps in `moves` (the legal moves) those that the tables prefer (the
     /// winner converts soonest, the loser delays longest, a drawn side keeps the draw) and says
     /// what the tables say of the root; `None` (and `moves` untouched) when the root or one of
-    /// its children is not covered.
+    /// its children is not covered. `counters` are the root's draw counters: a win that the
+    /// move-count rules leave no time for counts as a draw, for the winner and the loser.
     fn root(
         &self,
         pos: &G::Position,
@@ -364,6 +366,71 @@ impl<G: TableGame> TableSet<G> {
     }
 }
 
+/// A root move as the tables see it.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    /// The mover's value after the move.
+    value: Wdl,
+    /// Whether the move stays in the root's slice (no capture, no crowning).
+    stays: bool,
+    /// The child's distance to conversion, when the move stays and it is stored.
+    dtc: Option<u8>,
+    /// Whether the move-count rules leave the child time for that distance.
+    in_time: bool,
+}
+
+impl<G: TableGame> TableSet<G> {
+    /// The root's value under the move-count rules, its distance, and which moves to keep: the
+    /// winner leaves the slice at once if it can, else takes the shortest win the rules leave
+    /// time for (none left: the root is a draw, and every move that keeps it is kept); the
+    /// loser prefers a line the rules will call a draw, else delays longest; a drawn side keeps
+    /// the draw.
+    fn root_choice(best: Wdl, info: &[RootMove]) -> (Wdl, Option<u8>, Vec<bool>) {
+        match best {
+            Wdl::Win => {
+                let wins = |x: &&RootMove| x.value == Wdl::Win;
+                if info.iter().filter(wins).any(|x| !x.stays) {
+                    let keep = info.iter().map(|x| x.value == Wdl::Win && !x.stays);
+                    return (Wdl::Win, Some(1), keep.collect());
+                }
+                if !info.iter().filter(wins).any(|x| x.in_time) {
+                    // Every win takes longer than the rules allow: the rules will call a draw.
+                    let keep = info.iter().map(|x| x.value != Wdl::Loss);
+                    return (Wdl::Draw, None, keep.collect());
+                }
+                let fits = |x: &&RootMove| x.value == Wdl::Win && x.in_time;
+                let shortest = info.iter().filter(fits).filter_map(|x| x.dtc).min();
+                let keep = info
+                    .iter()
+                    .map(|x| fits(&x) && (shortest.is_none() || x.dtc == shortest));
+                (
+                    Wdl::Win,
+                    shortest.map(|d| d.saturating_add(1)),
+                    keep.collect(),
+                )
+            }
+            Wdl::Draw => (
+                Wdl::Draw,
+                None,
+                info.iter().map(|x| x.value == Wdl::Draw).collect(),
+            ),
+            Wdl::Loss => {
+                if info.iter().any(|x| !x.in_time) {
+                    // A win the rules cut short: the loser draws.
+                    return (Wdl::Draw, None, info.iter().map(|x| !x.in_time).collect());
+                }
+                match info.iter().filter(|x| x.stays).filter_map(|x| x.dtc).max() {
+                    Some(l) => {
+                        let keep = info.iter().map(|x| x.stays && x.dtc == Some(l));
+                        (Wdl::Loss, Some(l.saturating_add(1)), keep.collect())
+                    }
+                    None => (Wdl::Loss, None, vec![true; info.len()]),
+                }
+            }
+        }
+    }
+}
+
 impl<G: TableGame> TableProbe<G> for TableSet<G> {
     fn max_pieces(&self) -> u32 {
         self.max_pieces
@@ -400,64 +467,44 @@ impl<G: TableGame> TableProbe<G> for TableSet<G> {
         if G::piece_count(pos) > self.max_pieces || moves.is_empty() {
             return None;
         }
-        // Each move: the mover's value, and the child's distance when the move stays in the
-        // slice (a capture pending in the child is its conversion: distance 1).
+        // Each move: the mover's value, whether it stays in the slice, the child's distance
+        // when it does (a capture pending in the child is its conversion: distance 1), and
+        // whether the move-count rules leave the child time for that distance.
         let mut info = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let child = G::play(pos, mv);
             let v = self.resolve(&child, 16)?.flip();
-            let d = if G::stays(mv) && v != Wdl::Draw {
+            let stays = G::stays(mv);
+            let mut in_time = true;
+            let d = if stays && v != Wdl::Draw {
                 if G::has_capture(&child) {
                     Some(1)
                 } else {
-                    self.dtc_of(&G::placement_of(&child))
+                    let cp = G::placement_of(&child);
+                    let d = self.dtc_of(&cp);
+                    let child_counters = counters.after::<G>(pos, mv, &child);
+                    if let (Some(d), Some(allow)) = (d, Self::allowance(&cp, &child_counters)) {
+                        in_time = u32::from(d) <= allow;
+                    }
+                    d
                 }
             } else {
                 None
             };
-            info.push((v, G::stays(mv), d));
+            info.push(RootMove {
+                value: v,
+                stays,
+                dtc: d,
+                in_time,
+            });
         }
-        let best = info.iter().map(|x| x.0).max()?;
+        let best = info.iter().map(|x| x.value).max()?;
         let legal = moves.len();
-        let keep: Vec<bool>;
-        let mut dtc = None;
-        match best {
-            Wdl::Win => {
-                let exits = info.iter().any(|&(v, s, _)| v == Wdl::Win && !s);
-                if exits {
-                    keep = info.iter().map(|&(v, s, _)| v == Wdl::Win && !s).collect();
-                    dtc = Some(1);
-                } else {
-                    let shortest = info
-                        .iter()
-                        .filter(|x| x.0 == Wdl::Win)
-                        .map(|x| x.2)
-                        .min()
-                        .flatten();
-                    dtc = shortest.map(|d| d.saturating_add(1));
-                    keep = info
-                        .iter()
-                        .map(|&(v, _, d)| v == Wdl::Win && (shortest.is_none() || d == shortest))
-                        .collect();
-                }
-            }
-            Wdl::Draw => keep = info.iter().map(|x| x.0 == Wdl::Draw).collect(),
-            Wdl::Loss => {
-                let longest = info.iter().filter(|x| x.1).filter_map(|x| x.2).max();
-                match longest {
-                    Some(l) => {
-                        dtc = Some(l.saturating_add(1));
-                        keep = info.iter().map(|&(_, s, d)| s && d == Some(l)).collect();
-                    }
-                    None => keep = vec![true; legal],
-                }
-            }
-        }
+        let (value, dtc, keep) = Self::root_choice(best, &info);
         let mut k = keep.iter();
         moves.retain(|_| k.next().copied().unwrap_or(true));
-        let _ = counters;
         Some(RootTable {
-            value: best,
+            value,
             dtc,
             kept: moves.len(),
             legal,
