@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN};
 
-use super::movegen;
 use super::position::{Move, Position};
 use super::rules::{Goal, Rules};
 use super::Diagonal;
@@ -221,45 +220,59 @@ impl<R: Rules<Bits = u64>> TableGame for Diagonal<R> {
             }
         }
         // Kings slide back along any line over empty squares (one step for short kings).
-        let first_king = out.len();
+        let constitutional = R::SHEET.constitutional && f.kings[1] != 0;
         let mut kings = f.kings[0];
         while kings != 0 {
             let s = kings.trailing_zeros() as usize;
             kings &= kings - 1;
+            // Constitutional: the forward slide from `t` to `s` may not pass a threatened square
+            // unless `s` is threatened; threats are seen with the moving king lifted, so every
+            // slide of this king shares them.
+            let threats = if constitutional {
+                threatened(d, f.kings[1], empty | (1u64 << s))
+            } else {
+                0
+            };
+            let ends_threatened = threats & (1u64 << s) != 0;
             for dir in 0..4 {
+                let mut passed_threat = false;
                 let mut t = d.next[dir][s];
                 while t != NONE && empty & (1u64 << t) != 0 {
-                    let mut q = f;
-                    q.kings[0] ^= (1u64 << s) | (1u64 << t);
-                    out.push(q);
+                    if ends_threatened || !passed_threat {
+                        let mut q = f;
+                        q.kings[0] ^= (1u64 << s) | (1u64 << t);
+                        out.push(q);
+                    }
                     if !R::SHEET.flying_kings {
                         break;
                     }
+                    passed_threat |= threats & (1u64 << t) != 0;
                     t = d.next[dir][t as usize];
                 }
             }
         }
-        // Constitutional: a slide past a threatened square must end on one; keep only the
-        // slides the generator would play.
-        if R::SHEET.constitutional && f.kings[1] != 0 && out.len() > first_king {
-            let mut quiet = Vec::new();
-            let mut k = first_king;
-            while k < out.len() {
-                let q = out[k];
-                let moved = q.kings[0] ^ f.kings[0];
-                let (from, to) = (moved & q.kings[0], moved & f.kings[0]);
-                let pos = Self::position_of(&q);
-                movegen::generate_quiet::<R>(&pos, &mut quiet);
-                let (fb, tb) = (
-                    d.bit[from.trailing_zeros() as usize],
-                    d.bit[to.trailing_zeros() as usize],
-                );
-                if quiet.iter().any(|m| m.from == fb && m.to == tb) {
-                    k += 1;
-                } else {
-                    out.swap_remove(k);
+    }
+}
+
+/// Constitutional's threatened squares in dense numbering (as the move generator's): a square
+/// an enemy king sees along a diagonal over `empty` squares, with the square beyond it empty.
+fn threatened(d: &Dense, enemy_kings: u64, empty: u64) -> u64 {
+    let mut threats = 0u64;
+    let mut ks = enemy_kings;
+    while ks != 0 {
+        let k = ks.trailing_zeros() as usize;
+        ks &= ks - 1;
+        for dir in 0..4 {
+            let mut x = d.next[dir][k];
+            while x != NONE && empty & (1u64 << x) != 0 {
+                let beyond = d.next[dir][x as usize];
+                if beyond == NONE || empty & (1u64 << beyond) == 0 {
+                    break;
                 }
+                threats |= 1u64 << x;
+                x = beyond;
             }
         }
     }
+    threats
 }
