@@ -452,6 +452,19 @@ fn intl_pieces(fen: &str) -> u32 {
 
 /// `polydam book` picks one position a game within the piece range, spreads the counts, keeps
 /// them balanced, writes a book `polydam match --book` reads, and refuses bad options.
+/// The score `polydam analyse` gives `fen` at depth 3, with its output.
+fn depth3_score(fen: &str) -> (f64, String) {
+    let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let score = out
+        .split("(score ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{fen}: {out}"));
+    (score, out)
+}
+
 #[test]
 fn book_picks_balanced_positions_with_few_pieces() {
     let dir = scratch("book");
@@ -497,14 +510,7 @@ fn book_picks_balanced_positions_with_few_pieces() {
         .collect();
     assert!(!kept.is_empty(), "seed 3's games have a balanced position");
     for fen in &kept {
-        let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
-        let out = String::from_utf8_lossy(&o.stdout);
-        let score: f64 = out
-            .split("(score ")
-            .nth(1)
-            .and_then(|r| r.split(',').next())
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{fen}: {out}"));
+        let (score, out) = depth3_score(fen);
         assert!(score.abs() <= 0.3, "{fen}: {out}");
     }
     // With --min-score, only positions one side should win.
@@ -512,14 +518,7 @@ fn book_picks_balanced_positions_with_few_pieces() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text(&book).starts_with("# polydam book variant=international"));
     for fen in text(&book).lines().filter(|l| !l.starts_with('#')) {
-        let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
-        let out = String::from_utf8_lossy(&o.stdout);
-        let score: f64 = out
-            .split("(score ")
-            .nth(1)
-            .and_then(|r| r.split(',').next())
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("{fen}: {out}"));
+        let (score, out) = depth3_score(fen);
         assert!(score.abs() >= 0.5, "{fen}: {out}");
     }
     // Bad options and data are refused with a message.
