@@ -311,6 +311,13 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
     assert_eq!(value(&t, "B:WK1,K2:BK32"), Wdl::Loss);
     build_and_verify::<Diagonal<Russian>>(&dir, 3, &[]);
     build_and_verify::<Orthogonal<Turkish>>(&dir, 3, &[]);
+    // Turkish's index shares a position with its mirror image: a 4-piece slice with men on
+    // both sides verifies, and a win and its mirror image read as wins.
+    build_and_verify::<Orthogonal<Turkish>>(&dir, 4, &[Material::new(1, 1, 1, 1)]);
+    let t = tables::<Orthogonal<Turkish>>(&dir, 4);
+    assert_eq!(value(&t, "W:Wg5,Kc1:Bg6,Kf7"), Wdl::Win);
+    assert_eq!(value(&t, "W:Wb5,Kf1:Bb6,Kc7"), Wdl::Win);
+    assert_eq!(value(&t, "W:Wc3,Kd4:Bf6,Kb7"), Wdl::Draw);
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -108,6 +108,8 @@ fn board_of(g: Geometry) -> &'static Board {
                 ManSquares::new(all & !row),
                 ManSquares::new(all & !(row << (n - g.half))),
             ],
+            // A left-right mirror takes dark squares to light ones on these boards.
+            mirror: None,
         }
     })
 }

@@ -251,8 +251,8 @@ pub fn slice_path(vdir: &Path, m: Material, kind: Kind) -> PathBuf {
     vdir.join(format!("{}.{}", m.name(), kind.extension()))
 }
 
-/// Whether the slice's files are present with a valid header (the checksum is checked when
-/// the file is read back).
+/// Whether the slice's files are present with a valid header for this index (the checksum
+/// is checked when the file is read back).
 fn is_built<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
     let ok = |kind: Kind| -> bool {
         let path = slice_path(vdir, m, kind);
@@ -263,7 +263,9 @@ fn is_built<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
         if std::io::Read::read_exact(&mut f, &mut head).is_err() {
             return false;
         }
-        Header::parse(&head, &path, kind, G::NAME, m).is_ok()
+        // A file of another index layout (Turkish before its mirror) is built again.
+        Header::parse(&head, &path, kind, G::NAME, m)
+            .is_ok_and(|h| h.positions == SliceIndex::new(G::board(), m).size)
     };
     ok(Kind::Wdl) && (!dtc || ok(Kind::Dtc))
 }
@@ -410,9 +412,10 @@ impl From<Material> for Undecidable {
 #[inline]
 fn first_state<G: TableGame>(
     work_index: &SliceIndex,
+    twin_index: &SliceIndex,
     lookup: &Lookup<G>,
     i: u64,
-    (moves, cache): &mut (Vec<G::Move>, MenCache),
+    (moves, cache, seen): &mut (Vec<G::Move>, MenCache, Vec<u64>),
 ) -> Result<(u8, bool), Undecidable> {
     let board = G::board();
     let Some(p) = work_index.unrank_cached(board, i, cache) else {
@@ -445,9 +448,20 @@ fn first_state<G: TableGame>(
     }
     let mut count = 0u32;
     let mut draw = false;
+    // Two moves reach the same index only when their children are mirror images, and then
+    // the position is its own mirror image but for the two moved pieces' squares.
+    let twins_possible = board.mirror.is_some_and(|f| {
+        let occ = p.occupied();
+        (occ ^ f(occ)).count_ones() <= 4
+    });
+    seen.clear();
     for mv in moves.iter() {
         if G::stays(mv) {
-            count += 1;
+            if twins_possible {
+                seen.push(twin_index.rank(board, &G::child_of(&p, mv)));
+            } else {
+                count += 1;
+            }
             continue;
         }
         let child = G::child_of(&p, mv);
@@ -456,6 +470,12 @@ fn first_state<G: TableGame>(
             Wdl::Draw => draw = true,
             Wdl::Win => {}
         }
+    }
+    if twins_possible {
+        // The waves count each child index once, so the moves are counted the same way.
+        seen.sort_unstable();
+        seen.dedup();
+        count = seen.len() as u32;
     }
     if count > MAX_COUNT as u32 {
         return Err(Undecidable::TooManyMoves(count));
@@ -493,7 +513,8 @@ fn solve<G: TableGame>(
     // First pass.
     let errors = FirstError::new();
     let done = AtomicU64::new(0);
-    for w in &works {
+    for (k, w) in works.iter().enumerate() {
+        let twin_index = &works[if works.len() == 2 { 1 - k } else { k }].index;
         let chunks = (w.index.size as usize).div_ceil(CHUNK);
         for_each_index(chunks, Default::default, |scratch, c| {
             if errors.failed() {
@@ -508,21 +529,22 @@ fn solve<G: TableGame>(
                     if i >= hi {
                         break;
                     }
-                    let (s, dc) = match first_state::<G>(&w.index, lookup, i as u64, scratch) {
-                        Ok(x) => x,
-                        Err(Undecidable::Missing(m)) => {
-                            errors.set(missing(vdir, m));
-                            return;
-                        }
-                        Err(Undecidable::TooManyMoves(n)) => {
-                            errors.set(EgtbError::Invalid(format!(
-                                "a position of {} has {n} quiet moves, more than the solver \
+                    let (s, dc) =
+                        match first_state::<G>(&w.index, twin_index, lookup, i as u64, scratch) {
+                            Ok(x) => x,
+                            Err(Undecidable::Missing(m)) => {
+                                errors.set(missing(vdir, m));
+                                return;
+                            }
+                            Err(Undecidable::TooManyMoves(n)) => {
+                                errors.set(EgtbError::Invalid(format!(
+                                    "a position of {} has {n} quiet moves, more than the solver \
                                  counts ({MAX_COUNT})",
-                                w.index.material
-                            )));
-                            return;
-                        }
-                    };
+                                    w.index.material
+                                )));
+                                return;
+                            }
+                        };
                     w.state[i].store(s, Ordering::Relaxed);
                     if dc {
                         bits[2] |= 1 << b;
@@ -570,7 +592,7 @@ fn solve<G: TableGame>(
             let words = w.waves[cur].len();
             let chunks = words.div_ceil(CHUNK / 64);
             for_each_index(chunks, Default::default, |scratch, c| {
-                let (preds, cache): &mut (Vec<Placement>, MenCache) = scratch;
+                let (preds, cache, js): &mut (Vec<Placement>, MenCache, Vec<u64>) = scratch;
                 let lo = c * (CHUNK / 64);
                 let hi = ((c + 1) * (CHUNK / 64)).min(words);
                 for word in lo..hi {
@@ -584,8 +606,21 @@ fn solve<G: TableGame>(
                             continue;
                         };
                         G::unmoves(&p, preds);
-                        for q in preds.iter() {
-                            let j = t.index.rank(board, q) as usize;
+                        js.clear();
+                        js.extend(preds.iter().map(|q| t.index.rank(board, q)));
+                        // With a mirror, a position and its image share index `i`; their
+                        // predecessors' indices are the same set (each image's predecessors
+                        // are the images of the other's), and each counts once, as the first
+                        // pass counted each child index once.
+                        if let Some(f) = board.mirror {
+                            let occ = p.occupied();
+                            if (occ ^ f(occ)).count_ones() <= 4 {
+                                js.sort_unstable();
+                                js.dedup();
+                            }
+                        }
+                        for &j in js.iter() {
+                            let j = j as usize;
                             let cell = &t.state[j];
                             let resolved = if lost {
                                 cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {

@@ -510,7 +510,11 @@ impl TableBytes {
         if header.positions != positions {
             return Err(EgtbError::damaged(
                 path,
-                format!("{} positions, the slice has {positions}", header.positions),
+                format!(
+                    "{} positions, the slice has {positions} (a table of another index layout: \
+                     build it again)",
+                    header.positions
+                ),
             ));
         }
         let blocks = header.blocks() as usize;

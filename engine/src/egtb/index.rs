@@ -17,6 +17,17 @@
 //! 4. their kings, as a combination of the squares left free by the men and our kings.
 //!
 //! Only the men may collide, so holes are rare (2.2% of the International 1-man-each indices).
+//!
+//! A board whose rules are the same in a mirror ([`Board::mirror`]: Turkish's left-right
+//! mirror) indexes each position and its mirror image once. The *lead* group (the first of the
+//! four above that is not empty) is ranked among its canonical sets only (the sets whose colex
+//! rank is not above their mirror image's), so the slice is about half as large. A placement
+//! whose lead is not canonical is mirrored before ranking; one whose lead is its own mirror
+//! image takes the smaller index of itself and its mirror image, and the other index is a
+//! hole. So the index of a placement and of its mirror image are always the same.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use std::fmt;
 
@@ -228,6 +239,112 @@ pub struct Board {
     pub squares: u32,
     /// Where our men may stand (index 0) and where theirs may (index 1).
     pub men: [ManSquares; 2],
+    /// A mirror of the dense squares that the rules do not see (it maps each side's man
+    /// squares onto themselves and is its own inverse), when there is one: positions and their
+    /// mirror images then share an index.
+    pub mirror: Option<fn(u64) -> u64>,
+}
+
+impl Placement {
+    /// The placement with every set mapped through `f`.
+    #[inline]
+    pub fn map(&self, f: fn(u64) -> u64) -> Placement {
+        Placement {
+            men: self.men.map(f),
+            kings: self.kings.map(f),
+        }
+    }
+}
+
+/// The canonical sets of one lead group: `k` squares of `set`, up to `mirror`.
+#[derive(Debug)]
+struct LeadTable {
+    /// Colex rank of a set among all `k`-sets of `set` -> its canonical ordinal, or
+    /// `u32::MAX` when the set is not canonical.
+    ordinal: Vec<u32>,
+    /// Canonical ordinal -> colex rank.
+    rank: Vec<u64>,
+    /// The squares the group is ranked over.
+    squares: ManSquares,
+}
+
+/// The lead group of a slice on a board with a mirror.
+#[derive(Clone, Copy, Debug)]
+struct Lead {
+    /// 0: our men, 1: their men, 2: our kings (no men on the board).
+    group: u8,
+    table: &'static LeadTable,
+    mirror: fn(u64) -> u64,
+}
+
+impl PartialEq for Lead {
+    fn eq(&self, other: &Lead) -> bool {
+        self.group == other.group && std::ptr::eq(self.table, other.table)
+    }
+}
+
+impl Eq for Lead {}
+
+impl Lead {
+    /// The lead group's squares in `p`.
+    #[inline(always)]
+    fn set(&self, p: &Placement) -> u64 {
+        match self.group {
+            0 => p.men[0],
+            1 => p.men[1],
+            _ => p.kings[0],
+        }
+    }
+
+    /// The colex rank of the lead group's squares `set`.
+    #[inline(always)]
+    fn rank(&self, set: u64) -> u64 {
+        colex_rank(set, |s| self.table.squares.rank[s as usize] as u32)
+    }
+
+    /// The tables for `k` squares of `squares` under `mirror`, made once per process.
+    fn table(squares: &ManSquares, k: u32, mirror: fn(u64) -> u64) -> &'static LeadTable {
+        type Key = (u64, u32, usize);
+        static TABLES: OnceLock<Mutex<HashMap<Key, &'static LeadTable>>> = OnceLock::new();
+        let key = (squares.set, k, mirror as usize);
+        let tables = TABLES.get_or_init(Default::default);
+        let mut tables = match tables.lock() {
+            Ok(t) => t,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        tables.entry(key).or_insert_with(|| {
+            let n = binomial(squares.count, k);
+            let mut ordinal = Vec::with_capacity(n as usize);
+            let mut rank = Vec::new();
+            for r in 0..n {
+                let dense = spread(colex_unrank(r, k, squares.count), squares);
+                let image = colex_rank(mirror(dense), |s| squares.rank[s as usize] as u32);
+                if r <= image {
+                    ordinal.push(rank.len() as u32);
+                    rank.push(r);
+                } else {
+                    ordinal.push(u32::MAX);
+                }
+            }
+            Box::leak(Box::new(LeadTable {
+                ordinal,
+                rank,
+                squares: squares.clone(),
+            }))
+        })
+    }
+}
+
+/// The dense squares of the compressed positions `set` of `squares`.
+#[inline(always)]
+fn spread(mut set: u64, squares: &ManSquares) -> u64 {
+    let mut out = 0u64;
+    while set != 0 {
+        let c = set.trailing_zeros();
+        set &= set - 1;
+        out |= 1u64 << squares.square[c as usize];
+    }
+    out
 }
 
 /// The colex rank of the set bits of `set` (at most 8 of them) after mapping each through
@@ -357,17 +474,42 @@ pub struct SliceIndex {
     pub size: u64,
     /// `king_ways[1]`, `king_ways[0]` and `men_ways[1]` as fast divisors.
     div: [Divisor; 3],
+    /// The lead group, ranked among its canonical sets, on a board with a mirror.
+    lead: Option<Lead>,
 }
 
 impl SliceIndex {
     /// The index of `material` on `board`.
     pub fn new(board: &Board, material: Material) -> SliceIndex {
-        let men_ways = [0, 1].map(|s| binomial(board.men[s].count, material.men[s] as u32));
+        let mut men_ways = [0, 1].map(|s| binomial(board.men[s].count, material.men[s] as u32));
         let free = board.squares - material.total_men();
-        let king_ways = [
+        let mut king_ways = [
             binomial(free, material.kings[0] as u32),
             binomial(free - material.kings[0] as u32, material.kings[1] as u32),
         ];
+        let lead = board.mirror.and_then(|mirror| {
+            let (group, k, squares) = if material.men[0] > 0 {
+                (0, material.men[0], &board.men[0])
+            } else if material.men[1] > 0 {
+                (1, material.men[1], &board.men[1])
+            } else if material.kings[0] > 0 {
+                (2, material.kings[0], all_squares(board.squares))
+            } else {
+                return None;
+            };
+            let table = Lead::table(squares, k as u32, mirror);
+            let ways = table.rank.len() as u64;
+            match group {
+                0 => men_ways[0] = ways,
+                1 => men_ways[1] = ways,
+                _ => king_ways[0] = ways,
+            }
+            Some(Lead {
+                group,
+                table,
+                mirror,
+            })
+        });
         let size = men_ways[0] * men_ways[1] * king_ways[0] * king_ways[1];
         SliceIndex {
             material,
@@ -380,24 +522,53 @@ impl SliceIndex {
                 Divisor::new(king_ways[0], size),
                 Divisor::new(men_ways[1], size),
             ],
+            lead,
         }
     }
 
-    /// The index of `p`, whose material must be this slice's and whose men must stand on their
-    /// man squares.
-    #[inline]
-    pub fn rank(&self, board: &Board, p: &Placement) -> u64 {
-        let r1 = colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32);
-        let r2 = colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32);
+    /// The index of `p` with the lead group's rank (if any) replaced by `lead_ordinal`.
+    #[inline(always)]
+    fn combine(&self, board: &Board, p: &Placement, lead_ordinal: Option<(u8, u64)>) -> u64 {
+        let mut r1 = colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32);
+        let mut r2 = colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32);
         let occ = p.men[0] | p.men[1];
-        let r3 = colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones());
+        let mut r3 = colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones());
         let occ2 = occ | p.kings[0];
         let r4 = colex_rank(p.kings[1], |s| s - (occ2 & ((1u64 << s) - 1)).count_ones());
+        match lead_ordinal {
+            Some((0, o)) => r1 = o,
+            Some((1, o)) => r2 = o,
+            Some((_, o)) => r3 = o,
+            None => {}
+        }
         ((r1 * self.men_ways[1] + r2) * self.king_ways[0] + r3) * self.king_ways[1] + r4
     }
 
+    /// The index of `p`, whose material must be this slice's and whose men must stand on their
+    /// man squares. A placement and its mirror image (on a board with a mirror) share it.
+    #[inline]
+    pub fn rank(&self, board: &Board, p: &Placement) -> u64 {
+        let Some(lead) = self.lead else {
+            return self.combine(board, p, None);
+        };
+        let set = lead.set(p);
+        let r = lead.rank(set);
+        let image = lead.rank((lead.mirror)(set));
+        // The canonical one of the two is ranked, with its lead's ordinal among canonical sets.
+        let ordinal = |r: u64| Some((lead.group, lead.table.ordinal[r as usize] as u64));
+        if r < image {
+            self.combine(board, p, ordinal(r))
+        } else if r > image {
+            self.combine(board, &p.map(lead.mirror), ordinal(image))
+        } else {
+            let a = self.combine(board, p, ordinal(r));
+            let b = self.combine(board, &p.map(lead.mirror), ordinal(r));
+            a.min(b)
+        }
+    }
+
     /// The placement of index `i` (below [`SliceIndex::size`]), or `None` for a hole (two men
-    /// on one square).
+    /// on one square, or the larger index of a position whose lead is its own mirror image).
     #[inline]
     pub fn unrank(&self, board: &Board, i: u64) -> Option<Placement> {
         self.unrank_cached(board, i, &mut MenCache::default())
@@ -408,23 +579,24 @@ impl SliceIndex {
     #[inline]
     pub fn unrank_cached(&self, board: &Board, i: u64, cache: &mut MenCache) -> Option<Placement> {
         let m = &self.material;
+        let whole = i;
         let (i, r4) = self.div[0].div_rem(i);
-        let (i, r3) = self.div[1].div_rem(i);
+        let (i, mut r3) = self.div[1].div_rem(i);
+        // The lead's canonical ordinal back to its colex rank among all sets.
+        let full = |o: u64, group: u8| match self.lead {
+            Some(l) if l.group == group => l.table.rank[o as usize],
+            _ => o,
+        };
         if cache.key != Some((self.material, i)) {
             let (r1, r2) = self.div[2].div_rem(i);
             let map_men = |r: u64, side: usize| {
-                let mut set = colex_unrank(r, m.men[side] as u32, board.men[side].count);
-                let mut out = 0u64;
-                while set != 0 {
-                    let c = set.trailing_zeros();
-                    set &= set - 1;
-                    out |= 1u64 << board.men[side].square[c as usize];
-                }
-                out
+                let set = colex_unrank(r, m.men[side] as u32, board.men[side].count);
+                spread(set, &board.men[side])
             };
-            cache.men = [map_men(r1, 0), map_men(r2, 1)];
+            cache.men = [map_men(full(r1, 0), 0), map_men(full(r2, 1), 1)];
             cache.key = Some((self.material, i));
         }
+        r3 = full(r3, 2);
         let [men0, men1] = cache.men;
         if men0 & men1 != 0 {
             return None;
@@ -447,11 +619,37 @@ impl SliceIndex {
             self.free - m.kings[0] as u32,
             occ | kings0,
         );
-        Some(Placement {
+        let p = Placement {
             men: [men0, men1],
             kings: [kings0, kings1],
-        })
+        };
+        if let Some(lead) = self.lead {
+            let set = lead.set(&p);
+            // A lead that is its own mirror image: the larger of the two indices is a hole.
+            if (lead.mirror)(set) == set && self.rank(board, &p) != whole {
+                return None;
+            }
+        }
+        Some(p)
     }
+}
+
+/// Every square of a board of `squares` squares, as rank and select tables (made once).
+fn all_squares(squares: u32) -> &'static ManSquares {
+    static ALL: OnceLock<Mutex<HashMap<u32, &'static ManSquares>>> = OnceLock::new();
+    let all = ALL.get_or_init(Default::default);
+    let mut all = match all.lock() {
+        Ok(a) => a,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    all.entry(squares).or_insert_with(|| {
+        let set = if squares == 64 {
+            u64::MAX
+        } else {
+            (1u64 << squares) - 1
+        };
+        Box::leak(Box::new(ManSquares::new(set)))
+    })
 }
 
 #[cfg(test)]
@@ -466,6 +664,69 @@ mod tests {
                 ManSquares::new(all & !0b11111),
                 ManSquares::new(all & !(0b11111 << 45)),
             ],
+            mirror: None,
+        }
+    }
+
+    fn mirror8(b: u64) -> u64 {
+        b.swap_bytes().reverse_bits()
+    }
+
+    /// Turkish's table board: men on ranks 2 to 7, the left-right mirror.
+    fn orthogonal() -> Board {
+        let men = !0xff00_0000_0000_00ffu64;
+        Board {
+            squares: 64,
+            men: [ManSquares::new(men), ManSquares::new(men)],
+            mirror: Some(mirror8),
+        }
+    }
+
+    #[test]
+    fn mirrored_index_is_shared_and_half_size() {
+        let board = orthogonal();
+        let plain = Board {
+            mirror: None,
+            ..orthogonal()
+        };
+        for m in [
+            Material::new(1, 0, 0, 1),
+            Material::new(0, 2, 0, 1),
+            Material::new(0, 1, 2, 0),
+            Material::new(2, 0, 1, 1),
+            Material::new(0, 3, 0, 1),
+        ] {
+            let idx = SliceIndex::new(&board, m);
+            let full = SliceIndex::new(&plain, m);
+            // Half of the lead's sets, plus the self-mirrored ones.
+            assert!(
+                idx.size * 2 >= full.size && idx.size * 20 < full.size * 11,
+                "{m}"
+            );
+            // Every index of the plain slice, through the mirrored one and back.
+            let mut classes = std::collections::HashSet::new();
+            for i in (0..full.size).step_by(3) {
+                let Some(p) = full.unrank(&plain, i) else {
+                    continue;
+                };
+                let image = p.map(mirror8);
+                let j = idx.rank(&board, &p);
+                assert!(j < idx.size, "{m} {p:?}");
+                assert_eq!(idx.rank(&board, &image), j, "{m}: image of {p:?}");
+                let back = idx.unrank(&board, j).expect("a ranked index is no hole");
+                assert!(back == p || back == image, "{m}: {p:?} -> {j} -> {back:?}");
+                classes.insert(j);
+            }
+            // And every index that is no hole round-trips.
+            let mut holes = 0u64;
+            for j in 0..idx.size {
+                match idx.unrank(&board, j) {
+                    Some(p) => assert_eq!(idx.rank(&board, &p), j, "{m}: {p:?}"),
+                    None => holes += 1,
+                }
+            }
+            assert!(holes * 10 < idx.size, "{m}: {holes} holes of {}", idx.size);
+            assert!(!classes.is_empty());
         }
     }
 
