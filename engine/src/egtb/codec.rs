@@ -326,6 +326,22 @@ pub struct Header {
 pub const HEADER_BYTES: usize = 8 + 4 + 32 + 4 + 4 + 8 + 32 + 4 + 8;
 
 impl Header {
+    /// Refuses a file whose slice has another size than `positions` (a table of another index
+    /// layout, such as Turkish's before its mirror).
+    pub fn check_positions(&self, path: &Path, positions: u64) -> Result<(), EgtbError> {
+        if self.positions == positions {
+            return Ok(());
+        }
+        Err(EgtbError::damaged(
+            path,
+            format!(
+                "{} positions, the slice has {positions} (a table of another index layout: \
+                 build it again)",
+                self.positions
+            ),
+        ))
+    }
+
     /// Number of blocks.
     pub fn blocks(&self) -> u64 {
         self.positions.div_ceil(BLOCK as u64)
@@ -507,16 +523,7 @@ impl TableBytes {
         positions: u64,
     ) -> Result<TableBytes, EgtbError> {
         let header = Header::parse(&bytes, path, kind, variant, material)?;
-        if header.positions != positions {
-            return Err(EgtbError::damaged(
-                path,
-                format!(
-                    "{} positions, the slice has {positions} (a table of another index layout: \
-                     build it again)",
-                    header.positions
-                ),
-            ));
-        }
+        header.check_positions(path, positions)?;
         let blocks = header.blocks() as usize;
         let offsets_at = HEADER_BYTES;
         let data_at = offsets_at + 8 * (blocks + 1);

@@ -119,16 +119,7 @@ impl DtcFile {
         file.read_exact(&mut head)
             .map_err(|_| EgtbError::damaged(path, "shorter than a header"))?;
         let header = Header::parse(&head, path, Kind::Dtc, variant, m)?;
-        if header.positions != positions {
-            return Err(EgtbError::damaged(
-                path,
-                format!(
-                    "{} positions, the slice has {positions} (a table of another index layout: \
-                     build it again)",
-                    header.positions
-                ),
-            ));
-        }
+        header.check_positions(path, positions)?;
         let blocks = header.blocks() as usize;
         let mut raw = vec![0u8; 8 * (blocks + 1)];
         file.read_exact(&mut raw)
