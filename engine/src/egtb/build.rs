@@ -452,7 +452,7 @@ fn first_state<G: TableGame>(
     // the position is its own mirror image but for the two moved pieces' squares.
     let twins_possible = board.mirror.is_some_and(|f| {
         let occ = p.occupied();
-        (occ ^ f(occ)).count_ones() <= 4
+        (occ ^ f.apply(occ)).count_ones() <= 4
     });
     seen.clear();
     for mv in moves.iter() {
@@ -614,7 +614,7 @@ fn solve<G: TableGame>(
                         // pass counted each child index once.
                         if let Some(f) = board.mirror {
                             let occ = p.occupied();
-                            if (occ ^ f(occ)).count_ones() <= 4 {
+                            if (occ ^ f.apply(occ)).count_ones() <= 4 {
                                 js.sort_unstable();
                                 js.dedup();
                             }

@@ -242,16 +242,35 @@ pub struct Board {
     /// A mirror of the dense squares that the rules do not see (it maps each side's man
     /// squares onto themselves and is its own inverse), when there is one: positions and their
     /// mirror images then share an index.
-    pub mirror: Option<fn(u64) -> u64>,
+    pub mirror: Option<Mirror>,
+}
+
+/// A symmetry of a board's dense squares that the rules do not see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mirror {
+    /// 8x8 squares numbered by ranks (a1 = 0, h8 = 63): the a-file swapped with the h-file,
+    /// each rank's byte reversed.
+    Files8,
+}
+
+impl Mirror {
+    /// The image of the square set `b`.
+    #[inline(always)]
+    pub fn apply(self, b: u64) -> u64 {
+        match self {
+            Mirror::Files8 => b.swap_bytes().reverse_bits(),
+        }
+    }
 }
 
 impl Placement {
-    /// The placement with every set mapped through `f`.
-    #[inline]
-    pub fn map(&self, f: fn(u64) -> u64) -> Placement {
+    /// The placement's mirror image under `mirror`.
+    #[inline(always)]
+    pub fn mirrored(&self, mirror: Mirror) -> Placement {
+        let f = |b| mirror.apply(b);
         Placement {
-            men: self.men.map(f),
-            kings: self.kings.map(f),
+            men: [f(self.men[0]), f(self.men[1])],
+            kings: [f(self.kings[0]), f(self.kings[1])],
         }
     }
 }
@@ -274,7 +293,7 @@ struct Lead {
     /// 0: our men, 1: their men, 2: our kings (no men on the board).
     group: u8,
     table: &'static LeadTable,
-    mirror: fn(u64) -> u64,
+    mirror: Mirror,
 }
 
 impl PartialEq for Lead {
@@ -303,10 +322,10 @@ impl Lead {
     }
 
     /// The tables for `k` squares of `squares` under `mirror`, made once per process.
-    fn table(squares: &ManSquares, k: u32, mirror: fn(u64) -> u64) -> &'static LeadTable {
-        type Key = (u64, u32, usize);
+    fn table(squares: &ManSquares, k: u32, mirror: Mirror) -> &'static LeadTable {
+        type Key = (u64, u32, Mirror);
         static TABLES: OnceLock<Mutex<HashMap<Key, &'static LeadTable>>> = OnceLock::new();
-        let key = (squares.set, k, mirror as usize);
+        let key = (squares.set, k, mirror);
         let tables = TABLES.get_or_init(Default::default);
         let mut tables = match tables.lock() {
             Ok(t) => t,
@@ -318,7 +337,7 @@ impl Lead {
             let mut rank = Vec::new();
             for r in 0..n {
                 let dense = spread(colex_unrank(r, k, squares.count), squares);
-                let image = colex_rank(mirror(dense), |s| squares.rank[s as usize] as u32);
+                let image = colex_rank(mirror.apply(dense), |s| squares.rank[s as usize] as u32);
                 if r <= image {
                     ordinal.push(rank.len() as u32);
                     rank.push(r);
@@ -553,16 +572,16 @@ impl SliceIndex {
         };
         let set = lead.set(p);
         let r = lead.rank(set);
-        let image = lead.rank((lead.mirror)(set));
+        let image = lead.rank(lead.mirror.apply(set));
         // The canonical one of the two is ranked, with its lead's ordinal among canonical sets.
         let ordinal = |r: u64| Some((lead.group, lead.table.ordinal[r as usize] as u64));
         if r < image {
             self.combine(board, p, ordinal(r))
         } else if r > image {
-            self.combine(board, &p.map(lead.mirror), ordinal(image))
+            self.combine(board, &p.mirrored(lead.mirror), ordinal(image))
         } else {
             let a = self.combine(board, p, ordinal(r));
-            let b = self.combine(board, &p.map(lead.mirror), ordinal(r));
+            let b = self.combine(board, &p.mirrored(lead.mirror), ordinal(r));
             a.min(b)
         }
     }
@@ -626,7 +645,7 @@ impl SliceIndex {
         if let Some(lead) = self.lead {
             let set = lead.set(&p);
             // A lead that is its own mirror image: the larger of the two indices is a hole.
-            if (lead.mirror)(set) == set && self.rank(board, &p) != whole {
+            if lead.mirror.apply(set) == set && self.rank(board, &p) != whole {
                 return None;
             }
         }
@@ -668,17 +687,13 @@ mod tests {
         }
     }
 
-    fn mirror8(b: u64) -> u64 {
-        b.swap_bytes().reverse_bits()
-    }
-
     /// Turkish's table board: men on ranks 2 to 7, the left-right mirror.
     fn orthogonal() -> Board {
         let men = !0xff00_0000_0000_00ffu64;
         Board {
             squares: 64,
             men: [ManSquares::new(men), ManSquares::new(men)],
-            mirror: Some(mirror8),
+            mirror: Some(Mirror::Files8),
         }
     }
 
@@ -709,7 +724,7 @@ mod tests {
                 let Some(p) = full.unrank(&plain, i) else {
                     continue;
                 };
-                let image = p.map(mirror8);
+                let image = p.mirrored(Mirror::Files8);
                 let j = idx.rank(&board, &p);
                 assert!(j < idx.size, "{m} {p:?}");
                 assert_eq!(idx.rank(&board, &image), j, "{m}: image of {p:?}");

@@ -12,18 +12,12 @@ use polydam_tables::orthogonal::{FILE_A, FILE_H, RANK_1, RANK_8};
 use super::position::{Move, Position};
 use super::rules::Turkish;
 use super::Orthogonal;
-use crate::egtb::index::ManSquares;
+use crate::egtb::index::{ManSquares, Mirror};
 use crate::egtb::{Board, Material, Placement, TableGame};
 use crate::game::{Outcome, Side};
 
 /// Squares a Turkish man may stand on (either side's view: ranks 2 to 7).
 const MAN_SQUARES: u64 = !(RANK_1 | RANK_8);
-
-/// The board mirrored left to right (a-file to h-file): each rank's byte reversed.
-#[inline]
-pub fn mirror_files(b: u64) -> u64 {
-    b.swap_bytes().reverse_bits()
-}
 
 impl TableGame for Orthogonal<Turkish> {
     fn board() -> &'static Board {
@@ -34,7 +28,7 @@ impl TableGame for Orthogonal<Turkish> {
             // Card: men step forward and sideways, kings along ranks and files, with nothing
             // that tells the a-file from the h-file, so a position and its mirror image are
             // worth the same and share an index.
-            mirror: Some(mirror_files),
+            mirror: Some(Mirror::Files8),
         })
     }
 
