@@ -471,11 +471,26 @@ impl Divisor {
     }
 }
 
-/// The men of the last index decoded (see [`SliceIndex::unrank_cached`]).
+/// What the last index decoded shares with the next (see [`SliceIndex::unrank_cached`]): its
+/// men, its kings of the side to move, and their kings.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MenCache {
     key: Option<(Material, u64)>,
     men: [u64; 2],
+    /// The index without its last group (their kings), when the men do not collide.
+    kings_key: Option<(Material, u64)>,
+    kings0: u64,
+    /// The last rank of their kings and its set of positions among the free squares.
+    last: Option<(u64, u64)>,
+}
+
+/// The next set of as many positions in colex order (the next larger number with as many bits
+/// set); `x` must not be 0.
+#[inline(always)]
+fn next_combination(x: u64) -> u64 {
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) >> c.trailing_zeros()) | r
 }
 
 /// The index of one material slice on one board.
@@ -599,8 +614,8 @@ impl SliceIndex {
     pub fn unrank_cached(&self, board: &Board, i: u64, cache: &mut MenCache) -> Option<Placement> {
         let m = &self.material;
         let whole = i;
-        let (i, r4) = self.div[0].div_rem(i);
-        let (i, mut r3) = self.div[1].div_rem(i);
+        let (i1, r4) = self.div[0].div_rem(i);
+        let (i, r3) = self.div[1].div_rem(i1);
         // The lead's canonical ordinal back to its colex rank among all sets.
         let full = |o: u64, group: u8| match self.lead {
             Some(l) if l.group == group => l.table.rank[o as usize],
@@ -615,29 +630,40 @@ impl SliceIndex {
             cache.men = [map_men(full(r1, 0), 0), map_men(full(r2, 1), 1)];
             cache.key = Some((self.material, i));
         }
-        r3 = full(r3, 2);
         let [men0, men1] = cache.men;
         if men0 & men1 != 0 {
             return None;
         }
-        let place_kings = |r: u64, k: u32, n: u32, occ: u64| {
-            let mut set = colex_unrank(r, k, n);
-            let mut out = 0u64;
+        let key = Some((self.material, i1));
+        if cache.kings_key != key {
+            let occ = men0 | men1;
+            let mut set = colex_unrank(full(r3, 2), m.kings[0] as u32, self.free);
+            let mut kings0 = 0u64;
             while set != 0 {
                 let c = set.trailing_zeros();
                 set &= set - 1;
-                out |= 1u64 << nth_free(c, occ);
+                kings0 |= 1u64 << nth_free(c, occ);
             }
-            out
+            cache.kings0 = kings0;
+            cache.kings_key = key;
+            cache.last = None;
+        }
+        let kings0 = cache.kings0;
+        let k1 = m.kings[1] as u32;
+        // Consecutive indices are consecutive sets of their kings: step instead of unranking.
+        let set = match cache.last {
+            Some((r, set)) if k1 > 0 && r + 1 == r4 => next_combination(set),
+            _ => colex_unrank(r4, k1, self.free - m.kings[0] as u32),
         };
-        let occ = men0 | men1;
-        let kings0 = place_kings(r3, m.kings[0] as u32, self.free, occ);
-        let kings1 = place_kings(
-            r4,
-            m.kings[1] as u32,
-            self.free - m.kings[0] as u32,
-            occ | kings0,
-        );
+        cache.last = Some((r4, set));
+        let occ1 = men0 | men1 | kings0;
+        let mut kings1 = 0u64;
+        let mut rest = set;
+        while rest != 0 {
+            let c = rest.trailing_zeros();
+            rest &= rest - 1;
+            kings1 |= 1u64 << nth_free(c, occ1);
+        }
         let p = Placement {
             men: [men0, men1],
             kings: [kings0, kings1],
@@ -770,6 +796,32 @@ mod tests {
                 let set = colex_unrank(r, k, 12);
                 assert_eq!(set.count_ones(), k);
                 assert_eq!(colex_rank(set, |s| s), r);
+            }
+        }
+    }
+
+    #[test]
+    fn cached_unranking_agrees_in_runs_and_jumps() {
+        let eight = Board {
+            squares: 32,
+            men: [ManSquares::new(0xffff_fff0), ManSquares::new(0x0fff_ffff)],
+            mirror: None,
+        };
+        for (board, m) in [
+            (&ten(), Material::new(1, 1, 0, 2)),
+            (&ten(), Material::new(0, 2, 1, 0)),
+            (&eight, Material::new(0, 1, 0, 3)),
+            (&orthogonal(), Material::new(0, 2, 0, 2)),
+            (&orthogonal(), Material::new(1, 0, 1, 2)),
+        ] {
+            let idx = SliceIndex::new(board, m);
+            let mut cache = MenCache::default();
+            // Every index in order (the first pass), then every 5th (the waves' jumps).
+            for step in [1, 5] {
+                for i in (0..idx.size.min(400_000)).step_by(step) {
+                    let cached = idx.unrank_cached(board, i, &mut cache);
+                    assert_eq!(cached, idx.unrank(board, i), "{m} index {i}");
+                }
             }
         }
     }
