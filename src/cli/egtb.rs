@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::egtb::build::{build, BuildEvent, BuildOptions, SliceReport, Step};
+use polydam_engine::egtb::build::{build, plan, BuildEvent, BuildOptions, SliceReport, Step};
 use polydam_engine::egtb::verify::verify;
 use polydam_engine::egtb::{
     dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
@@ -212,6 +212,14 @@ pub fn memory_mib() -> (f64, f64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// Memory the system can still give (`MemAvailable`, Linux; `None` elsewhere).
+fn available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1u64 << 20) as f64
 }
@@ -328,6 +336,31 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         let pool = pool(a.threads)?;
         let only = materials(&a.only)?;
         let only = &only;
+        let p = plan::<G>(a.pieces, only);
+        let names: Vec<String> = p.largest.iter().map(|m| m.name()).collect();
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        writeln!(
+            self.out,
+            "{}: {} slices up to {} pieces, {} positions; the most memory goes to {} ({} \
+             positions): about {:.1} GiB",
+            G::NAME,
+            p.slices,
+            a.pieces,
+            p.positions,
+            names.join(" + "),
+            p.largest_positions,
+            gib(p.peak_bytes)
+        )
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
+        if let Some(free) = available_bytes().filter(|&f| f < p.peak_bytes) {
+            eprintln!(
+                "polydam: warning: {} needs about {:.1} GiB and {:.1} GiB is available: the \
+                 build may be stopped there (it resumes at the slice it was in)",
+                names.join(" + "),
+                gib(p.peak_bytes),
+                gib(free)
+            );
+        }
         // Lines go through a channel to this thread, which owns the output.
         let (tx, rx) = std::sync::mpsc::channel::<String>();
         let (result, written) = std::thread::scope(|scope| {

@@ -68,6 +68,12 @@ fn built(name: &str) -> (PathBuf, String) {
         "1",
     ]);
     assert!(out.contains("international: 16 slices built"), "{out}");
+    // The plan comes first: the slices, and the pair that needs the most memory.
+    assert!(
+        out.contains("international: 16 slices up to 3 pieces, "),
+        "{out}"
+    );
+    assert!(out.contains("the most memory goes to m"), "{out}");
     (dir, d)
 }
 

@@ -338,6 +338,70 @@ pub fn needed<G: TableGame>(pieces: u32, only: &[Material]) -> Vec<Material> {
         .collect()
 }
 
+/// What a build will hold in memory, estimated before it starts ([`plan`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildPlan {
+    /// Slices of the build (those built before included).
+    pub slices: usize,
+    /// Their positions.
+    pub positions: u64,
+    /// The slice and its twin whose solving holds the most memory.
+    pub largest: Vec<Material>,
+    /// Their positions.
+    pub largest_positions: u64,
+    /// Bytes held while they are solved: their working bytes and two-bit values, and the
+    /// two-bit values of every slice looked up then.
+    pub peak_bytes: u64,
+}
+
+/// The working bytes of a slice of `size` positions: a state byte each and three bit sets.
+fn work_bytes(size: u64) -> u64 {
+    size + 3 * 8 * size.div_ceil(64)
+}
+
+/// The bytes of a slice's two-bit values ([`Full`]).
+fn full_bytes(size: u64) -> u64 {
+    8 * size.div_ceil(32)
+}
+
+/// The memory a build of up to `pieces` pieces of `G` (restricted to `only`'s slices and
+/// those they lead to) holds at its peak, following [`build`]'s order and what it keeps.
+pub fn plan<G: TableGame>(pieces: u32, only: &[Material]) -> BuildPlan {
+    let board = G::board();
+    let order = needed::<G>(pieces, only);
+    let size = |m: Material| SliceIndex::new(board, m).size;
+    let mut held: Vec<(Material, u64)> = Vec::new();
+    let mut done: Vec<Material> = Vec::new();
+    let mut out = BuildPlan::default();
+    for &m in &order {
+        if done.contains(&m) {
+            continue;
+        }
+        let twin = m.mirror();
+        let comp: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
+        done.extend_from_slice(&comp);
+        let (n, men) = (m.pieces(), m.total_men());
+        if n == pieces {
+            held.retain(|&(old, _)| !(old.pieces() == n && old.total_men() + 1 < men));
+        }
+        let positions: u64 = comp.iter().map(|&c| size(c)).sum();
+        let own: u64 = comp
+            .iter()
+            .map(|&c| work_bytes(size(c)) + full_bytes(size(c)))
+            .sum();
+        let bytes = own + held.iter().map(|&(_, b)| b).sum::<u64>();
+        out.slices += comp.len();
+        out.positions += positions;
+        if bytes > out.peak_bytes {
+            out.peak_bytes = bytes;
+            out.largest = comp.clone();
+            out.largest_positions = positions;
+        }
+        held.extend(comp.iter().map(|&c| (c, full_bytes(size(c)))));
+    }
+    out
+}
+
 /// Per-slice working state.
 struct Work {
     index: SliceIndex,
@@ -360,7 +424,7 @@ impl Work {
     }
 
     fn bytes(&self) -> u64 {
-        self.state.len() as u64 + 3 * 8 * self.dont_care.len() as u64
+        work_bytes(self.index.size)
     }
 }
 
