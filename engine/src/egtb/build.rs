@@ -270,6 +270,31 @@ fn is_built<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
     ok(Kind::Wdl) && (!dtc || ok(Kind::Dtc))
 }
 
+/// `order`'s slices, each with its colour-reversed twin (solved and checked together), in
+/// order.
+pub fn pairs(order: &[Material]) -> Vec<Vec<Material>> {
+    let mut done: Vec<Material> = Vec::new();
+    let mut out = Vec::new();
+    for &m in order {
+        if done.contains(&m) {
+            continue;
+        }
+        let twin = m.mirror();
+        let comp: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
+        done.extend_from_slice(&comp);
+        out.push(comp);
+    }
+    out
+}
+
+/// Whether slice `old` is looked up no more once the pair of `m` is reached, in a run over the
+/// slices of up to `pieces` pieces: a slice of the top piece count is needed only by the next
+/// men count's crownings.
+pub fn no_longer_needed(old: Material, m: Material, pieces: u32) -> bool {
+    let (n, men) = (m.pieces(), m.total_men());
+    n == pieces && old.pieces() == n && old.total_men() + 1 < men
+}
+
 /// Builds every slice of up to `opts.pieces` pieces of `G` that is not built yet, in order;
 /// returns the reports of the slices solved.
 pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, EgtbError> {
@@ -280,14 +305,8 @@ pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, 
     // Slices kept from an earlier run, not read back yet.
     let mut unread: Vec<Material> = Vec::new();
     let mut reports = Vec::new();
-    let mut done: Vec<Material> = Vec::new();
-    for &m in &order {
-        if done.contains(&m) {
-            continue;
-        }
-        let twin = m.mirror();
-        let comp: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
-        done.extend_from_slice(&comp);
+    for comp in pairs(&order) {
+        let m = comp[0];
         if comp.iter().all(|&c| is_built::<G>(&vdir, c, opts.dtc)) {
             for &c in &comp {
                 (opts.on_event)(BuildEvent::Kept(c));
@@ -301,13 +320,9 @@ pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, 
             lookup.insert(Arc::new(full));
         }
         unread.clear();
-        // A slice of the top piece count is needed only by the next men count's crownings.
-        let (n, men) = (m.pieces(), m.total_men());
-        if n == opts.pieces {
-            for &old in &order {
-                if old.pieces() == n && old.total_men() + 1 < men {
-                    lookup.remove(old);
-                }
+        for &old in &order {
+            if no_longer_needed(old, m, opts.pieces) {
+                lookup.remove(old);
             }
         }
         let solved = solve::<G>(&vdir, &comp, &lookup, opts)?;
@@ -371,19 +386,10 @@ pub fn plan<G: TableGame>(pieces: u32, only: &[Material]) -> BuildPlan {
     let order = needed::<G>(pieces, only);
     let size = |m: Material| SliceIndex::new(board, m).size;
     let mut held: Vec<(Material, u64)> = Vec::new();
-    let mut done: Vec<Material> = Vec::new();
     let mut out = BuildPlan::default();
-    for &m in &order {
-        if done.contains(&m) {
-            continue;
-        }
-        let twin = m.mirror();
-        let comp: Vec<Material> = if twin == m { vec![m] } else { vec![m, twin] };
-        done.extend_from_slice(&comp);
-        let (n, men) = (m.pieces(), m.total_men());
-        if n == pieces {
-            held.retain(|&(old, _)| !(old.pieces() == n && old.total_men() + 1 < men));
-        }
+    for comp in pairs(&order) {
+        let m = comp[0];
+        held.retain(|&(old, _)| !no_longer_needed(old, m, pieces));
         let positions: u64 = comp.iter().map(|&c| size(c)).sum();
         let own: u64 = comp
             .iter()

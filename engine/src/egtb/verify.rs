@@ -13,7 +13,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::build::{load_full, needed, slice_path, BuildEvent, Lookup, Step};
+use super::build::{
+    load_full, needed, no_longer_needed, pairs, slice_path, BuildEvent, Lookup, Step,
+};
 use super::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
 use super::index::{Material, MenCache, SliceIndex};
 use super::{variant_dir, EgtbError, TableGame, Wdl};
@@ -52,17 +54,8 @@ pub fn verify<G: TableGame>(
     let order = needed::<G>(pieces, only);
     let mut lookup = Lookup::<G>::default();
     let mut report = VerifyReport::default();
-    let mut seen: Vec<Material> = Vec::new();
-    for &m in &order {
-        if seen.contains(&m) {
-            continue;
-        }
-        let comp: Vec<Material> = if m.mirror() == m {
-            vec![m]
-        } else {
-            vec![m, m.mirror()]
-        };
-        seen.extend_from_slice(&comp);
+    for comp in pairs(&order) {
+        let m = comp[0];
         for &c in &comp {
             let full = load_full::<G>(&vdir, c, &lookup, on_event)?;
             lookup.insert(Arc::new(full));
@@ -219,13 +212,9 @@ pub fn verify<G: TableGame>(
                     .extend(ex.into_iter().take(10 - report.examples.len().min(10)));
             }
         }
-        // Only smaller slices and the next men count are looked up later.
-        let (n, men) = (m.pieces(), m.total_men());
-        if n == pieces {
-            for &old in &order {
-                if old.pieces() == n && old.total_men() + 1 < men {
-                    lookup.remove(old);
-                }
+        for &old in &order {
+            if no_longer_needed(old, m, pieces) {
+                lookup.remove(old);
             }
         }
     }
