@@ -49,7 +49,7 @@ fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
     };
     let reports = build::<G>(&opts).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
     assert!(!reports.is_empty(), "{}: nothing built", G::NAME);
-    let report = verify::<G>(dir, pieces, only, &quiet).unwrap_or_else(|e| panic!("{e}"));
+    let report = verify::<G>(dir, pieces, only, false, &quiet).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         report.inconsistencies,
         0,
@@ -321,6 +321,75 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A verification resumes from its ledger: slices recorded with unchanged files are taken
+/// from it, a slice whose record disagrees with its files or cannot be read is checked again,
+/// and a damaged file is still found.
+#[test]
+fn egtb_verify_resumes_from_its_ledger() {
+    let dir = temp_dir("ledger");
+    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    build_and_verify::<Diagonal<English>>(&dir, 3, &[]);
+    let first = verify::<Diagonal<English>>(&dir, 3, &[], true, &quiet).expect("verifies");
+    assert_eq!((first.resumed, first.inconsistencies), (0, 0));
+    let second = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert_eq!(second.resumed, first.slices);
+    assert_eq!(
+        (
+            second.slices,
+            second.positions,
+            second.checked,
+            second.dtc_checked
+        ),
+        (
+            first.slices,
+            first.positions,
+            first.checked,
+            first.dtc_checked
+        )
+    );
+    // A record whose checksum is not the file's, and a line that is not a record.
+    let vdir = dir.join("english");
+    let ledger = vdir.join(polydam_engine::egtb::verify::LEDGER);
+    let text = std::fs::read_to_string(&ledger).expect("written");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("m0k2-m0k1\t"))
+        .expect("recorded");
+    let mut fields: Vec<String> = line.split('\t').map(String::from).collect();
+    fields[4] = "0123456789abcdef".into();
+    let tampered = text.replace(line, &fields.join("\t")) + "m0k2-m0k1\tnonsense\n";
+    std::fs::write(&ledger, tampered).expect("written");
+    let third = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert_eq!(third.resumed, first.slices - 1);
+    assert_eq!(third.checked, first.checked);
+    assert_eq!(
+        third.ledger_problems.len(),
+        1,
+        "{:?}",
+        third.ledger_problems
+    );
+    assert!(
+        third.ledger_problems[0].contains("line "),
+        "{:?}",
+        third.ledger_problems
+    );
+    // The slice checked again was recorded again: nothing is left to check.
+    let fourth = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert_eq!(fourth.resumed, first.slices);
+    // A distance file damaged in its middle is refused even though its slice is recorded.
+    let dtc = vdir.join("m0k2-m0k1.dtc");
+    let mut bytes = std::fs::read(&dtc).expect("built");
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x10;
+    std::fs::write(&dtc, &bytes).expect("written");
+    let e = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect_err("damaged");
+    assert!(
+        e.to_string().contains("m0k2-m0k1.dtc: damaged table"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A damaged file is refused with its name and what is wrong, a missing one is reported,
 /// and the tables still serve the rest; a missing directory is an error.
 #[test]
@@ -348,7 +417,8 @@ fn egtb_damaged_and_missing_tables_are_reported() {
     assert_eq!(set.value(&gone), None);
     // Verifying damaged tables fails with the file's name.
     let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
-    let e = verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], &quiet).expect_err("damaged");
+    let e =
+        verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], false, &quiet).expect_err("damaged");
     assert!(e.to_string().contains("m0k"), "{e}");
     let missing = open_for::<Intl>(&dir.join("nowhere"), 5).err();
     assert!(

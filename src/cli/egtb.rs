@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::egtb::build::{build, plan, BuildEvent, BuildOptions, SliceReport, Step};
-use polydam_engine::egtb::verify::verify;
+use polydam_engine::egtb::verify::{verify, SliceCheck};
 use polydam_engine::egtb::{
     dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
 };
@@ -160,6 +160,11 @@ pub struct VerifyArgs {
     /// Verify only these slices and those they lead to (comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Check every slice again, forgetting the record of earlier runs (verified.tsv in the
+    /// variant's directory; without this, slices recorded there with unchanged files are
+    /// taken from it).
+    #[arg(long)]
+    pub again: bool,
 }
 
 fn check_pieces(pieces: u32) -> Result<(), CliError> {
@@ -281,7 +286,10 @@ impl Bars {
             return;
         };
         match e {
-            BuildEvent::Begin { .. } | BuildEvent::Done(_) | BuildEvent::Kept(_) => {
+            BuildEvent::Begin { .. }
+            | BuildEvent::Done(_)
+            | BuildEvent::Kept(_)
+            | BuildEvent::Checked(_) => {
                 if let Some((b, _)) = slot.take() {
                     b.finish_and_clear();
                 }
@@ -361,55 +369,39 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                 gib(free)
             );
         }
-        // Lines go through a channel to this thread, which owns the output.
-        let (tx, rx) = std::sync::mpsc::channel::<String>();
-        let (result, written) = std::thread::scope(|scope| {
-            let bars = &bars;
-            let pool = &pool;
-            let worker = scope.spawn(move || {
-                let current = Mutex::new(String::new());
-                let on_event = |e: BuildEvent<'_>| {
-                    match &e {
-                        BuildEvent::Begin { materials, .. } => {
-                            let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
-                            if let Ok(mut c) = current.lock() {
-                                *c = names.join(" + ");
-                            }
+        let reports = stream_lines(self.out, |tx| {
+            let current = Mutex::new(String::new());
+            let on_event = |e: BuildEvent<'_>| {
+                match &e {
+                    BuildEvent::Begin { materials, .. } => {
+                        let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
+                        if let Ok(mut c) = current.lock() {
+                            *c = names.join(" + ");
                         }
-                        BuildEvent::Done(r) => {
-                            bars.clear();
-                            let _ = tx.send(report_line(r));
-                        }
-                        BuildEvent::Kept(m) => {
-                            let _ = tx.send(format!("{m}: kept (built before)"));
-                        }
-                        BuildEvent::Progress { .. } => {}
                     }
-                    let name = current.lock().map(|c| c.clone()).unwrap_or_default();
-                    bars.event(&name, &e);
-                };
-                let opts = BuildOptions {
-                    dir: a.dir.clone(),
-                    pieces: a.pieces,
-                    dtc: !a.no_dtc,
-                    only: only.clone(),
-                    on_event: &on_event,
-                };
-                pool.install(|| build::<G>(&opts))
-            });
-            let mut written = Ok(());
-            for line in rx {
-                if written.is_ok() {
-                    written = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
+                    BuildEvent::Done(r) => {
+                        bars.clear();
+                        let _ = tx.send(report_line(r));
+                    }
+                    BuildEvent::Kept(m) => {
+                        let _ = tx.send(format!("{m}: kept (built before)"));
+                    }
+                    BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
                 }
-            }
-            (worker.join(), written)
+                let name = current.lock().map(|c| c.clone()).unwrap_or_default();
+                bars.event(&name, &e);
+            };
+            let opts = BuildOptions {
+                dir: a.dir.clone(),
+                pieces: a.pieces,
+                dtc: !a.no_dtc,
+                only: only.clone(),
+                on_event: &on_event,
+            };
+            pool.install(|| build::<G>(&opts))
         });
         bars.clear();
-        written.map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        let reports = result
-            .map_err(|_| CliError("the build stopped on an internal error".into()))?
-            .map_err(|e| CliError(e.to_string()))?;
+        let reports = reports?.map_err(|e| CliError(e.to_string()))?;
         let (rss, peak) = memory_mib();
         let wdl: u64 = reports.iter().map(|r| r.wdl_bytes).sum();
         let dtc: u64 = reports.iter().map(|r| r.dtc_bytes).sum();
@@ -428,6 +420,42 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
+}
+
+/// One line per slice verified.
+fn check_line(c: &SliceCheck) -> String {
+    if c.earlier {
+        format!(
+            "{}: {} positions, {} re-derived ({} with distances), verified by an earlier run",
+            c.material, c.positions, c.checked, c.dtc_checked
+        )
+    } else {
+        format!(
+            "{}: {} positions, {} re-derived ({} with distances), {} inconsistencies, {:.1} s",
+            c.material, c.positions, c.checked, c.dtc_checked, c.inconsistencies, c.seconds
+        )
+    }
+}
+
+/// Runs `work` on its own thread and writes the lines it sends to `out` as they come (the
+/// output stays with this thread); `work`'s result once it is done.
+fn stream_lines<W: Write, R: Send>(
+    out: &mut W,
+    work: impl FnOnce(&std::sync::mpsc::Sender<String>) -> R + Send,
+) -> Result<R, CliError> {
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let (result, written) = std::thread::scope(|scope| {
+        let worker = scope.spawn(move || work(&tx));
+        let mut written = Ok(());
+        for line in rx {
+            if written.is_ok() {
+                written = writeln!(out, "{line}").and_then(|_| out.flush());
+            }
+        }
+        (worker.join(), written)
+    });
+    written.map_err(|e| CliError(format!("cannot write output: {e}")))?;
+    result.map_err(|_| CliError("stopped on an internal error".into()))
 }
 
 struct ProbeJob<'a, W: Write> {
@@ -518,23 +546,43 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
         let started = Instant::now();
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let bars = Bars::new(a.quiet);
-        let on_event = |e: BuildEvent<'_>| bars.event("verify", &e);
         let only = materials(&a.only)?;
-        let report = pool(a.threads)?
-            .install(|| verify::<G>(&a.dir, a.pieces, &only, &on_event))
-            .map_err(|e| CliError(e.to_string()))?;
+        let pool = pool(a.threads)?;
+        let report = stream_lines(self.out, |tx| {
+            let on_event = |e: BuildEvent<'_>| {
+                if let BuildEvent::Checked(c) = &e {
+                    bars.clear();
+                    let _ = tx.send(check_line(c));
+                }
+                bars.event("verify", &e);
+            };
+            pool.install(|| verify::<G>(&a.dir, a.pieces, &only, a.again, &on_event))
+        });
         bars.clear();
+        let report = report?.map_err(|e| CliError(e.to_string()))?;
+        for p in &report.ledger_problems {
+            eprintln!("polydam: warning: {p}");
+        }
         writeln!(
             self.out,
             "{}: {} slices, {} positions, {} re-derived from their moves ({} with distances), \
-             {} inconsistencies, {:.1} s",
+             {} inconsistencies, {:.1} s{}",
             G::NAME,
             report.slices,
             report.positions,
             report.checked,
             report.dtc_checked,
             report.inconsistencies,
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            if report.resumed > 0 {
+                format!(
+                    " ({} slices verified by an earlier run, files unchanged; --again to \
+                     check them too)",
+                    report.resumed
+                )
+            } else {
+                String::new()
+            }
         )
         .map_err(io)?;
         if !report.without_dtc.is_empty() {

@@ -107,6 +107,45 @@ fn egtb_build_resume_verify_and_probe() {
     ]);
     assert!(verified.contains(", 0 inconsistencies"), "{verified}");
     assert!(verified.contains("international: 16 slices"), "{verified}");
+    assert_eq!(
+        verified.matches(" 0 inconsistencies, ").count(),
+        16 + 1,
+        "{verified}"
+    );
+    // A second verification takes every slice from the first one's record, unless --again.
+    let verify = |extra: &[&str]| {
+        let mut args = vec![
+            "egtb",
+            "verify",
+            "--variant",
+            "international",
+            "--pieces",
+            "3",
+            "--dir",
+            &d,
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    let resumed = verify(&[]);
+    assert_eq!(
+        resumed.matches("verified by an earlier run").count(),
+        17,
+        "{resumed}"
+    );
+    assert!(
+        resumed.contains("(16 slices verified by an earlier run"),
+        "{resumed}"
+    );
+    assert!(resumed.contains("international: 16 slices"), "{resumed}");
+    let anew = verify(&["--again"]);
+    assert!(!anew.contains("earlier run"), "{anew}");
+    assert_eq!(
+        anew.matches(" 0 inconsistencies, ").count(),
+        16 + 1,
+        "{anew}"
+    );
     // The corner trap: 41-46 and the king on 5 must step in front of it.
     let probed = ok(&[
         "egtb",

@@ -190,6 +190,8 @@ pub enum BuildEvent<'a> {
     Done(&'a SliceReport),
     /// A slice's files were there already and are kept.
     Kept(Material),
+    /// A slice was verified, or taken from the record of an earlier verification.
+    Checked(&'a super::verify::SliceCheck),
 }
 
 /// A step of solving or loading a slice.

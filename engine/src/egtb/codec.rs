@@ -576,6 +576,13 @@ impl TableBytes {
         &self.bytes[start..end]
     }
 
+    /// The checksum stored at the file's end (already checked against its bytes).
+    pub fn checksum(&self) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&self.bytes[self.bytes.len() - 8..]);
+        u64::from_le_bytes(w)
+    }
+
     /// The file's size in bytes.
     pub fn len(&self) -> usize {
         self.bytes.len()

@@ -9,9 +9,16 @@
 //! nearer, and a loss at `d` must have its farthest child at `d - 1`: together with the
 //! values, this proves the stored values are the game's (a labelling that satisfies both is
 //! unique).
+//!
+//! A verification resumes: every slice found consistent is recorded in the variant's
+//! [`LEDGER`] with its files' checksums, and a later run takes it from there when its files
+//! still read back whole with the same checksums (`again` checks everything anew).
 
+use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use super::build::{
     load_full, needed, no_longer_needed, pairs, slice_path, BuildEvent, Lookup, Step,
@@ -39,29 +46,219 @@ pub struct VerifyReport {
     pub examples: Vec<String>,
     /// Slices checked without distances (no `.dtc` file).
     pub without_dtc: Vec<Material>,
+    /// Slices taken from the ledger of an earlier run (their figures are counted above).
+    pub resumed: usize,
+    /// Ledger lines that could not be read (their slices are checked again).
+    pub ledger_problems: Vec<String>,
+}
+
+/// The file in a variant's table directory that records the slices verified so far.
+pub const LEDGER: &str = "verified.tsv";
+
+const LEDGER_HEAD: &str = "# polydam egtb verify: slice, positions, re-derived, with distances, \
+                           .wdl checksum, .dtc checksum (- without one)";
+
+/// One slice's check, as reported while verifying and recorded in the [`LEDGER`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SliceCheck {
+    /// The slice.
+    pub material: Material,
+    /// Its positions.
+    pub positions: u64,
+    /// Positions re-derived from their moves.
+    pub checked: u64,
+    /// Positions whose distance was checked too.
+    pub dtc_checked: u64,
+    /// Disagreements found (always 0 for a slice taken from the ledger).
+    pub inconsistencies: u64,
+    /// Seconds spent checking it (0 when taken from the ledger).
+    pub seconds: f64,
+    /// Whether it was taken from the ledger of an earlier run.
+    pub earlier: bool,
+    /// The checksums stored at the end of its `.wdl` and `.dtc` files.
+    pub checksums: (u64, Option<u64>),
+}
+
+impl SliceCheck {
+    fn ledger_line(&self) -> String {
+        let dtc = self
+            .checksums
+            .1
+            .map_or_else(|| "-".to_string(), |c| format!("{c:016x}"));
+        format!(
+            "{}\t{}\t{}\t{}\t{:016x}\t{dtc}\n",
+            self.material.name(),
+            self.positions,
+            self.checked,
+            self.dtc_checked,
+            self.checksums.0
+        )
+    }
+
+    fn parse(line: &str) -> Option<SliceCheck> {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [m, positions, checked, dtc_checked, wdl, dtc] = f[..] else {
+            return None;
+        };
+        let hex = |x: &str| (x.len() == 16).then(|| u64::from_str_radix(x, 16).ok())?;
+        Some(SliceCheck {
+            material: Material::parse(m)?,
+            positions: positions.parse().ok()?,
+            checked: checked.parse().ok()?,
+            dtc_checked: dtc_checked.parse().ok()?,
+            inconsistencies: 0,
+            seconds: 0.0,
+            earlier: true,
+            checksums: (hex(wdl)?, if dtc == "-" { None } else { Some(hex(dtc)?) }),
+        })
+    }
+}
+
+/// The slices recorded in `path` (the last line of each slice wins), and the lines that
+/// could not be read. A missing ledger records nothing.
+fn read_ledger(path: &Path) -> Result<(Vec<SliceCheck>, Vec<String>), EgtbError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+        Err(e) => return Err(EgtbError::io(path, e)),
+    };
+    let mut found: Vec<SliceCheck> = Vec::new();
+    let mut problems = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        match SliceCheck::parse(line) {
+            Some(c) => {
+                found.retain(|o| o.material != c.material);
+                found.push(c);
+            }
+            None => problems.push(format!(
+                "{} line {}: not a slice record, its slice is checked again: {line:?}",
+                path.display(),
+                n + 1
+            )),
+        }
+    }
+    Ok((found, problems))
+}
+
+/// Appends `check` to the ledger at `path` (written with its heading when new).
+fn record(path: &Path, check: &SliceCheck) -> Result<(), EgtbError> {
+    let fresh = !path.exists();
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| EgtbError::io(path, e))?;
+    let mut text = String::new();
+    if fresh {
+        text.push_str(LEDGER_HEAD);
+        text.push('\n');
+    }
+    text.push_str(&check.ledger_line());
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_data())
+        .map_err(|e| EgtbError::io(path, e))
+}
+
+/// The checksum stored at the end of the table file `path` (read whole and checked just
+/// before, by [`load_full`]).
+fn stored_checksum(path: &Path) -> Result<u64, EgtbError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut w = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::End(-8))?;
+            f.read_exact(&mut w)
+        })
+        .map_err(|e| EgtbError::io(path, e))?;
+    Ok(u64::from_le_bytes(w))
+}
+
+/// The checksums of slice `m`'s files, each read back whole and checked (`None` for a missing
+/// `.dtc`).
+fn file_checksums<G: TableGame>(vdir: &Path, m: Material) -> Result<(u64, Option<u64>), EgtbError> {
+    let size = SliceIndex::new(G::board(), m).size;
+    let read = |kind| TableBytes::read(&slice_path(vdir, m, kind), kind, G::NAME, m, size);
+    let wdl = read(Kind::Wdl)?.checksum();
+    let dtc = match read(Kind::Dtc) {
+        Ok(t) => Some(t.checksum()),
+        Err(EgtbError::Missing { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    Ok((wdl, dtc))
 }
 
 /// Verifies every slice of up to `pieces` pieces of `G` in `dir` (only those that `only`'s
-/// slices lead to, when `only` is not empty).
+/// slices lead to, when `only` is not empty). Slices that the [`LEDGER`] records as verified,
+/// with files unchanged since, are taken from it unless `again` (which starts a new ledger).
 pub fn verify<G: TableGame>(
     dir: &std::path::Path,
     pieces: u32,
     only: &[Material],
+    again: bool,
     on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<VerifyReport, EgtbError> {
     let vdir = variant_dir(dir, G::NAME);
     let board = G::board();
     let order = needed::<G>(pieces, only);
-    let mut lookup = Lookup::<G>::default();
+    let ledger = vdir.join(LEDGER);
     let mut report = VerifyReport::default();
+    let earlier = if again {
+        if ledger.exists() {
+            std::fs::remove_file(&ledger).map_err(|e| EgtbError::io(&ledger, e))?;
+        }
+        Vec::new()
+    } else {
+        let (found, problems) = read_ledger(&ledger)?;
+        report.ledger_problems = problems;
+        found
+    };
+    let mut lookup = Lookup::<G>::default();
+    // Slices taken from the ledger, not read back yet (only needed if a later slice is checked).
+    let mut unread: Vec<Material> = Vec::new();
     for comp in pairs(&order) {
         let m = comp[0];
+        let mut fresh: Vec<Material> = Vec::new();
+        for &c in &comp {
+            let before = earlier.iter().find(|e| e.material == c);
+            let kept = match before {
+                Some(e) => e.checksums == file_checksums::<G>(&vdir, c)?,
+                None => false,
+            };
+            match before {
+                Some(e) if kept => {
+                    report.slices += 1;
+                    report.resumed += 1;
+                    report.positions += e.positions;
+                    report.checked += e.checked;
+                    report.dtc_checked += e.dtc_checked;
+                    if e.checksums.1.is_none() {
+                        report.without_dtc.push(c);
+                    }
+                    on_event(BuildEvent::Checked(e));
+                }
+                _ => fresh.push(c),
+            }
+        }
+        if fresh.is_empty() {
+            unread.extend_from_slice(&comp);
+            continue;
+        }
+        for u in std::mem::take(&mut unread) {
+            if !no_longer_needed(u, m, pieces) {
+                let full = load_full::<G>(&vdir, u, &lookup, on_event)?;
+                lookup.insert(Arc::new(full));
+            }
+        }
         for &c in &comp {
             let full = load_full::<G>(&vdir, c, &lookup, on_event)?;
             lookup.insert(Arc::new(full));
         }
         // Distances, decoded whole (only this slice and its twin at a time).
         let mut dists: Vec<Option<Vec<u8>>> = Vec::new();
+        let mut dtc_sums: Vec<Option<u64>> = Vec::new();
         for &c in &comp {
             let index = SliceIndex::new(board, c);
             let path = slice_path(&vdir, c, Kind::Dtc);
@@ -72,10 +269,14 @@ pub fn verify<G: TableGame>(
                         codec::decode_dtc_block(t.block(b), out);
                     }
                     dists.push(Some(all));
+                    dtc_sums.push(Some(t.checksum()));
                 }
                 Err(EgtbError::Missing { .. }) => {
-                    report.without_dtc.push(c);
+                    if fresh.contains(&c) {
+                        report.without_dtc.push(c);
+                    }
                     dists.push(None);
+                    dtc_sums.push(None);
                 }
                 Err(e) => return Err(e),
             }
@@ -85,6 +286,10 @@ pub fn verify<G: TableGame>(
             dists[k].as_ref().map(|d| d[i as usize])
         };
         for (k, &c) in comp.iter().enumerate() {
+            if !fresh.contains(&c) {
+                continue;
+            }
+            let started = Instant::now();
             let full = lookup
                 .get(c)
                 .cloned()
@@ -201,16 +406,33 @@ pub fn verify<G: TableGame>(
                     });
                 }
             });
+            let check = SliceCheck {
+                material: c,
+                positions: index.size,
+                checked: checked.into_inner(),
+                dtc_checked: dtc_checked.into_inner(),
+                inconsistencies: bad.into_inner(),
+                seconds: started.elapsed().as_secs_f64(),
+                earlier: false,
+                checksums: (
+                    stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
+                    dtc_sums[k],
+                ),
+            };
             report.slices += 1;
-            report.positions += index.size;
-            report.checked += checked.into_inner();
-            report.dtc_checked += dtc_checked.into_inner();
-            report.inconsistencies += bad.into_inner();
+            report.positions += check.positions;
+            report.checked += check.checked;
+            report.dtc_checked += check.dtc_checked;
+            report.inconsistencies += check.inconsistencies;
             if let Ok(ex) = examples.into_inner() {
                 report
                     .examples
                     .extend(ex.into_iter().take(10 - report.examples.len().min(10)));
             }
+            if check.inconsistencies == 0 {
+                record(&ledger, &check)?;
+            }
+            on_event(BuildEvent::Checked(&check));
         }
         for &old in &order {
             if no_longer_needed(old, m, pieces) {
