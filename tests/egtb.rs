@@ -13,6 +13,7 @@ use polydam_engine::diagonal::rules::{
 };
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::egtb::build::{build, BuildOptions};
+use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK};
 use polydam_engine::egtb::index::SliceIndex;
 use polydam_engine::egtb::verify::verify;
 use polydam_engine::egtb::{
@@ -386,6 +387,98 @@ fn egtb_verify_resumes_from_its_ledger() {
     assert!(
         e.to_string().contains("m0k2-m0k1.dtc: damaged table"),
         "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Rewrites one slice file of `vdir` (a valid file, checksum and all) with its decoded values
+/// changed by `plant`.
+fn plant_in<G: TableGame>(vdir: &Path, m: Material, kind: Kind, plant: impl FnOnce(&mut [u8])) {
+    let size = SliceIndex::new(G::board(), m).size;
+    let path = vdir.join(format!("{}.{}", m.name(), kind.extension()));
+    let t = TableBytes::read(&path, kind, G::NAME, m, size).expect("built");
+    let mut all = vec![0u8; size as usize];
+    for (b, out) in all.chunks_mut(BLOCK).enumerate() {
+        match kind {
+            Kind::Wdl => codec::decode_wdl_block(t.block(b), out).expect("decodes"),
+            Kind::Dtc => codec::decode_dtc_block(t.block(b), out),
+        }
+    }
+    plant(&mut all);
+    let blocks: Vec<Vec<u8>> = all
+        .chunks(BLOCK)
+        .map(|values| {
+            let mut out = Vec::new();
+            match kind {
+                Kind::Wdl => codec::encode_wdl_block(values, &mut out),
+                Kind::Dtc => codec::encode_dtc_block(values, &mut out),
+            }
+            out
+        })
+        .collect();
+    codec::write_file(&path, &t.header, &blocks).expect("written");
+}
+
+/// The verifier finds a wrong distance and a wrong value planted in valid files, names the
+/// position, and does not record the slice as verified.
+#[test]
+fn egtb_verify_finds_planted_errors() {
+    type E = Diagonal<English>;
+    let dir = temp_dir("planted");
+    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    build_and_verify::<E>(&dir, 3, &[]);
+    let vdir = dir.join("english");
+    let m = Material::new(0, 2, 0, 1);
+    let size = SliceIndex::new(E::board(), m).size as usize;
+    let dtc_path = vdir.join("m0k2-m0k1.dtc");
+    let original = std::fs::read(&dtc_path).expect("built");
+    // A stored distance of 2 or more (a decided position without a capture) made longer.
+    let mut planted = None;
+    plant_in::<E>(&vdir, m, Kind::Dtc, |d| {
+        let i = (0..size)
+            .find(|&i| (2..20).contains(&d[i]))
+            .expect("a distance");
+        d[i] += 2;
+        planted = Some(i);
+    });
+    let i = planted.expect("planted");
+    let r = verify::<E>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert!(r.inconsistencies >= 1, "{r:?}");
+    let named = format!("m0k2-m0k1 index {i} ");
+    assert!(
+        r.examples.iter().any(|e| e.contains(&named)),
+        "{:?}",
+        r.examples
+    );
+    // The bad slice was not recorded: the next run checks it again, and only it.
+    let again = verify::<E>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert_eq!(again.resumed, again.slices - 1);
+    assert!(again.inconsistencies >= 1);
+    std::fs::write(&dtc_path, &original).expect("restored");
+    // The restored file is the one first recorded as verified.
+    let ok = verify::<E>(&dir, 3, &[], false, &quiet).expect("verifies");
+    assert_eq!((ok.inconsistencies, ok.resumed), (0, ok.slices));
+    // A won position without a capture (it has a distance) stored as a draw.
+    let dists = TableBytes::read(&dtc_path, Kind::Dtc, E::NAME, m, size as u64).expect("read");
+    let mut d = vec![0u8; size];
+    for (b, out) in d.chunks_mut(BLOCK).enumerate() {
+        codec::decode_dtc_block(dists.block(b), out);
+    }
+    let mut planted = None;
+    plant_in::<E>(&vdir, m, Kind::Wdl, |v| {
+        let i = (0..size)
+            .find(|&i| v[i] == Wdl::Win as u8 && d[i] < 255)
+            .expect("a win");
+        v[i] = Wdl::Draw as u8;
+        planted = Some(i);
+    });
+    let i = planted.expect("planted");
+    let r = verify::<E>(&dir, 3, &[], false, &quiet).expect("verifies");
+    let named = format!("m0k2-m0k1 index {i} ");
+    assert!(
+        r.examples.iter().any(|e| e.contains(&named)),
+        "{:?}",
+        r.examples
     );
     std::fs::remove_dir_all(&dir).ok();
 }

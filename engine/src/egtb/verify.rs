@@ -24,7 +24,7 @@ use super::build::{
     load_full, needed, no_longer_needed, pairs, slice_path, BuildEvent, Lookup, Step,
 };
 use super::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
-use super::index::{Material, MenCache, SliceIndex};
+use super::index::{Material, MenCache, Placement, SliceIndex};
 use super::{variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::Duplicates;
 use crate::par::for_each_index;
@@ -51,6 +51,9 @@ pub struct VerifyReport {
     /// Ledger lines that could not be read (their slices are checked again).
     pub ledger_problems: Vec<String>,
 }
+
+/// A quiet move's child, its value for the mover, and its index (`None` when terminal).
+type Kid = (Placement, Wdl, Option<u64>);
 
 /// The file in a variant's table directory that records the slices verified so far.
 pub const LEDGER: &str = "verified.tsv";
@@ -303,7 +306,7 @@ pub fn verify<G: TableGame>(
             let chunks = (index.size as usize).div_ceil(BLOCK);
             let done = AtomicU64::new(0);
             for_each_index(chunks, Default::default, |scratch, ch| {
-                let (moves, cache): &mut (Vec<G::Move>, MenCache) = scratch;
+                let (moves, cache, kids): &mut (Vec<G::Move>, MenCache, Vec<Kid>) = scratch;
                 let lo = (ch * BLOCK) as u64;
                 let hi = (lo + BLOCK as u64).min(index.size);
                 let (mut n_checked, mut n_dtc, mut n_bad) = (0u64, 0u64, 0u64);
@@ -329,36 +332,29 @@ pub fn verify<G: TableGame>(
                     let (want, want_d) = if moves.is_empty() {
                         (Wdl::of(G::no_move_outcome(&pos)), Some(0u32))
                     } else {
+                        // Values first, each child ranked once; distances after, only of
+                        // the children the position's value depends on.
+                        kids.clear();
                         let mut best = Wdl::Loss;
                         let mut win_exit = false;
-                        let mut nearest_loss: Option<u32> = None;
-                        let mut farthest = 0u32;
                         let mut missing = false;
                         for mv in moves.iter() {
                             let child = G::child_of(&p, mv);
-                            let Some(cv) = lookup.value(&child) else {
-                                missing = true;
-                                break;
+                            let (cv, j) = match G::terminal(&child) {
+                                Some(o) => (Wdl::of(o), None),
+                                None => {
+                                    let Some(f) = lookup.get(child.material()) else {
+                                        missing = true;
+                                        break;
+                                    };
+                                    let j = f.index.rank(board, &child);
+                                    (f.get(j), Some(j))
+                                }
                             };
                             let v = cv.flip();
                             best = best.max(v);
                             if G::stays(mv) {
-                                let cm = child.material();
-                                let cf = lookup.get(cm);
-                                let cd = cf.and_then(|f| {
-                                    let j = f.index.rank(board, &child);
-                                    let cpos = G::position_of(&child);
-                                    if G::has_capture(&cpos) {
-                                        Some(1)
-                                    } else {
-                                        dist_of(cm, j)
-                                    }
-                                });
-                                let cd = cd.unwrap_or(0) as u32;
-                                if v == Wdl::Win {
-                                    nearest_loss = Some(nearest_loss.map_or(cd, |x| x.min(cd)));
-                                }
-                                farthest = farthest.max(cd);
+                                kids.push((child, v, j));
                             } else if v == Wdl::Win {
                                 win_exit = true;
                             }
@@ -367,10 +363,27 @@ pub fn verify<G: TableGame>(
                             n_bad += 1;
                             continue;
                         }
+                        // A child's distance: 1 when it has a capture (it converts at once).
+                        let dist = |child: &Placement, j: Option<u64>| -> u32 {
+                            let Some(j) = j else { return 0 };
+                            if G::has_capture(&G::position_of(child)) {
+                                1
+                            } else {
+                                dist_of(child.material(), j).map_or(0, u32::from)
+                            }
+                        };
                         let d = match best {
+                            _ if !has_dtc => None,
                             Wdl::Win if win_exit => Some(1),
-                            Wdl::Win => nearest_loss.map(|x| x + 1),
-                            Wdl::Loss => Some(farthest + 1),
+                            Wdl::Win => kids
+                                .iter()
+                                .filter(|k| k.1 == Wdl::Win)
+                                .map(|k| dist(&k.0, k.2))
+                                .min()
+                                .map(|x| x + 1),
+                            Wdl::Loss => {
+                                Some(kids.iter().map(|k| dist(&k.0, k.2)).max().unwrap_or(0) + 1)
+                            }
                             Wdl::Draw => None,
                         };
                         (best, d)
