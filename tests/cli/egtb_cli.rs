@@ -50,23 +50,29 @@ fn fails_with(args: &[&str], message: &str) {
     assert!(!stderr(&o).contains("panicked"), "{args:?} panicked");
 }
 
-/// Builds International's tables of up to 3 pieces in a fresh directory; returns it.
-fn built(name: &str) -> (PathBuf, String) {
-    let dir = temp_dir(name);
-    let d = dir.to_str().expect("a UTF-8 temporary path").to_owned();
-    let out = ok(&[
+/// `polydam egtb <command>` on International's tables of up to 3 pieces in `d`, quiet, with
+/// `extra` options.
+fn intl3<'a>(command: &'a str, d: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "egtb",
-        "build",
+        command,
         "--variant",
         "international",
         "--pieces",
         "3",
         "--dir",
-        &d,
+        d,
         "-q",
-        "-t",
-        "1",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// Builds International's tables of up to 3 pieces in a fresh directory; returns it.
+fn built(name: &str) -> (PathBuf, String) {
+    let dir = temp_dir(name);
+    let d = dir.to_str().expect("a UTF-8 temporary path").to_owned();
+    let out = ok(&intl3("build", &d, &["-t", "1"]));
     assert!(out.contains("international: 16 slices built"), "{out}");
     // The plan comes first: the slices, and the pair that needs the most memory.
     assert!(
@@ -81,30 +87,11 @@ fn built(name: &str) -> (PathBuf, String) {
 fn egtb_build_resume_verify_and_probe() {
     let (dir, d) = built("tools");
     // A second build keeps every slice.
-    let again = ok(&[
-        "egtb",
-        "build",
-        "--variant",
-        "international",
-        "--pieces",
-        "3",
-        "--dir",
-        &d,
-        "-q",
-    ]);
+    let again = ok(&intl3("build", &d, &[]));
     assert_eq!(again.matches("kept (built before)").count(), 16, "{again}");
     assert!(again.contains("0 slices built"), "{again}");
-    let verified = ok(&[
-        "egtb",
-        "verify",
-        "--variant",
-        "international",
-        "--pieces",
-        "3",
-        "--dir",
-        &d,
-        "-q",
-    ]);
+    let verify = |extra: &[&'static str]| ok(&intl3("verify", &d, extra));
+    let verified = verify(&[]);
     assert!(verified.contains(", 0 inconsistencies"), "{verified}");
     assert!(verified.contains("international: 16 slices"), "{verified}");
     assert_eq!(
@@ -113,21 +100,6 @@ fn egtb_build_resume_verify_and_probe() {
         "{verified}"
     );
     // A second verification takes every slice from the first one's record, unless --again.
-    let verify = |extra: &[&str]| {
-        let mut args = vec![
-            "egtb",
-            "verify",
-            "--variant",
-            "international",
-            "--pieces",
-            "3",
-            "--dir",
-            &d,
-            "-q",
-        ];
-        args.extend_from_slice(extra);
-        ok(&args)
-    };
     let resumed = verify(&[]);
     assert_eq!(
         resumed.matches("verified by an earlier run").count(),
@@ -249,19 +221,7 @@ fn egtb_build_resume_verify_and_probe() {
     let n = bytes.len();
     bytes[n - 1] ^= 0x10;
     std::fs::write(&file, &bytes).expect("written");
-    fails_with(
-        &[
-            "egtb",
-            "verify",
-            "--variant",
-            "international",
-            "--pieces",
-            "3",
-            "--dir",
-            &d,
-        ],
-        "m0k1-m0k1.wdl: damaged table",
-    );
+    fails_with(&intl3("verify", &d, &[]), "m0k1-m0k1.wdl: damaged table");
     std::fs::remove_dir_all(&dir).ok();
 }
 
