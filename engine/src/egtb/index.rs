@@ -563,18 +563,29 @@ impl SliceIndex {
     /// The index of `p` with the lead group's rank (if any) replaced by `lead_ordinal`.
     #[inline(always)]
     fn combine(&self, board: &Board, p: &Placement, lead_ordinal: Option<(u8, u64)>) -> u64 {
-        let mut r1 = colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32);
-        let mut r2 = colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32);
+        // The lead group's rank is its ordinal, given: it is not ranked again.
+        let (lead, o) = match lead_ordinal {
+            Some((g, o)) => (g.min(2), o),
+            None => (3, 0),
+        };
+        let r1 = if lead == 0 {
+            o
+        } else {
+            colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32)
+        };
+        let r2 = if lead == 1 {
+            o
+        } else {
+            colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32)
+        };
         let occ = p.men[0] | p.men[1];
-        let mut r3 = colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones());
+        let r3 = if lead == 2 {
+            o
+        } else {
+            colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones())
+        };
         let occ2 = occ | p.kings[0];
         let r4 = colex_rank(p.kings[1], |s| s - (occ2 & ((1u64 << s) - 1)).count_ones());
-        match lead_ordinal {
-            Some((0, o)) => r1 = o,
-            Some((1, o)) => r2 = o,
-            Some((_, o)) => r3 = o,
-            None => {}
-        }
         ((r1 * self.men_ways[1] + r2) * self.king_ways[0] + r3) * self.king_ways[1] + r4
     }
 
