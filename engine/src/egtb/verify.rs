@@ -225,13 +225,9 @@ pub fn verify<G: TableGame>(
         let m = comp[0];
         let mut fresh: Vec<Material> = Vec::new();
         for &c in &comp {
-            let before = earlier.iter().find(|e| e.material == c);
-            let kept = match before {
-                Some(e) => e.checksums == file_checksums::<G>(&vdir, c)?,
-                None => false,
-            };
-            match before {
-                Some(e) if kept => {
+            // A record counts only while its files read back whole with its checksums.
+            match earlier.iter().find(|e| e.material == c) {
+                Some(e) if e.checksums == file_checksums::<G>(&vdir, c)? => {
                     report.slices += 1;
                     report.resumed += 1;
                     report.positions += e.positions;
