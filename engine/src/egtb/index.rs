@@ -321,6 +321,16 @@ impl Lead {
         colex_rank(set, |s| self.table.squares.rank[s as usize] as u32)
     }
 
+    /// [`Lead::rank`], with BMI2's `pext` when `B` (see [`SliceIndex::bmi2`]).
+    #[inline(always)]
+    fn rank_with<const B: bool>(&self, set: u64) -> u64 {
+        if B {
+            colex_rank(pext::<B>(set, self.table.squares.set), |s| s)
+        } else {
+            self.rank(set)
+        }
+    }
+
     /// The tables for `k` squares of `squares` under `mirror`, made once per process.
     fn table(squares: &ManSquares, k: u32, mirror: Mirror) -> &'static LeadTable {
         type Key = (u64, u32, Mirror);
@@ -441,6 +451,93 @@ fn nth_free(c: u32, occupied: u64) -> u32 {
     s
 }
 
+/// `set`'s bits (all of them in `mask`) packed down to their positions among `mask`'s bits:
+/// BMI2's `pext` when `B`, which only an index made where [`fast_bmi2`] holds passes. The
+/// instruction is written out because the build targets processors without BMI2, and an
+/// intrinsic would then be a call.
+#[inline(always)]
+fn pext<const B: bool>(set: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if B {
+        let out: u64;
+        // SAFETY: `B` is true only for an index whose `bmi2` flag `fast_bmi2` set, so the
+        // processor has the instruction; it reads and writes registers only.
+        unsafe {
+            std::arch::asm!(
+                "pext {out}, {set}, {mask}",
+                set = in(reg) set,
+                mask = in(reg) mask,
+                out = lateout(reg) out,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        return out;
+    }
+    let (mut out, mut rest) = (0u64, set);
+    while rest != 0 {
+        let s = rest.trailing_zeros();
+        rest &= rest - 1;
+        out |= 1u64 << (mask & ((1u64 << s) - 1)).count_ones();
+    }
+    out
+}
+
+/// The inverse of [`pext`]: the low bits of `set` spread onto `mask`'s bits, by BMI2's `pdep`.
+#[inline(always)]
+fn pdep<const B: bool>(set: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if B {
+        let out: u64;
+        // SAFETY: as in `pext`.
+        unsafe {
+            std::arch::asm!(
+                "pdep {out}, {set}, {mask}",
+                set = in(reg) set,
+                mask = in(reg) mask,
+                out = lateout(reg) out,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        return out;
+    }
+    let (mut out, mut rest) = (0u64, set);
+    while rest != 0 {
+        let c = rest.trailing_zeros();
+        rest &= rest - 1;
+        out |= 1u64 << nth_free(c, !mask);
+    }
+    out
+}
+
+/// Whether this processor has BMI2's `pdep` and `pext` and runs them fast: AMD's before Zen 3
+/// (family 0x19) microcode them at tens to hundreds of cycles, slower than the loops they
+/// replace.
+pub fn fast_bmi2() -> bool {
+    static FAST: OnceLock<bool> = OnceLock::new();
+    *FAST.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::__cpuid;
+            if !std::arch::is_x86_feature_detected!("bmi2") {
+                return false;
+            }
+            let vendor = __cpuid(0);
+            let amd =
+                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((eax >> 20) & 0xff)
+            } else {
+                base
+            };
+            !(amd && family < 0x19)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        false
+    })
+}
+
 /// Division by a number fixed per slice, as a multiplication by its reciprocal (a 64-bit
 /// division costs tens of cycles, and unranking divides three times).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -510,6 +607,9 @@ pub struct SliceIndex {
     div: [Divisor; 3],
     /// The lead group, ranked among its canonical sets, on a board with a mirror.
     lead: Option<Lead>,
+    /// Whether ranking and unranking use BMI2's `pext` and `pdep` ([`fast_bmi2`]): the same
+    /// indices, fewer instructions.
+    bmi2: bool,
 }
 
 impl SliceIndex {
@@ -557,35 +657,51 @@ impl SliceIndex {
                 Divisor::new(men_ways[1], size),
             ],
             lead,
+            bmi2: fast_bmi2(),
+        }
+    }
+
+    /// The same index, ranking and unranking without BMI2 (to compare the two ways).
+    pub fn without_bmi2(self) -> SliceIndex {
+        SliceIndex {
+            bmi2: false,
+            ..self
         }
     }
 
     /// The index of `p` with the lead group's rank (if any) replaced by `lead_ordinal`.
     #[inline(always)]
-    fn combine(&self, board: &Board, p: &Placement, lead_ordinal: Option<(u8, u64)>) -> u64 {
+    fn combine<const B: bool>(
+        &self,
+        board: &Board,
+        p: &Placement,
+        lead_ordinal: Option<(u8, u64)>,
+    ) -> u64 {
         // The lead group's rank is its ordinal, given: it is not ranked again.
         let (lead, o) = match lead_ordinal {
             Some((g, o)) => (g.min(2), o),
             None => (3, 0),
         };
-        let r1 = if lead == 0 {
-            o
-        } else {
-            colex_rank(p.men[0], |s| board.men[0].rank[s as usize] as u32)
+        // With BMI2 each group is packed onto its squares at once, then ranked as it stands.
+        let men = |side: usize| {
+            if B {
+                colex_rank(pext::<B>(p.men[side], board.men[side].set), |s| s)
+            } else {
+                colex_rank(p.men[side], |s| board.men[side].rank[s as usize] as u32)
+            }
         };
-        let r2 = if lead == 1 {
-            o
-        } else {
-            colex_rank(p.men[1], |s| board.men[1].rank[s as usize] as u32)
+        let kings = |set: u64, occ: u64| {
+            if B {
+                colex_rank(pext::<B>(set, !occ), |s| s)
+            } else {
+                colex_rank(set, |s| s - (occ & ((1u64 << s) - 1)).count_ones())
+            }
         };
+        let r1 = if lead == 0 { o } else { men(0) };
+        let r2 = if lead == 1 { o } else { men(1) };
         let occ = p.men[0] | p.men[1];
-        let r3 = if lead == 2 {
-            o
-        } else {
-            colex_rank(p.kings[0], |s| s - (occ & ((1u64 << s) - 1)).count_ones())
-        };
-        let occ2 = occ | p.kings[0];
-        let r4 = colex_rank(p.kings[1], |s| s - (occ2 & ((1u64 << s) - 1)).count_ones());
+        let r3 = if lead == 2 { o } else { kings(p.kings[0], occ) };
+        let r4 = kings(p.kings[1], occ | p.kings[0]);
         ((r1 * self.men_ways[1] + r2) * self.king_ways[0] + r3) * self.king_ways[1] + r4
     }
 
@@ -593,21 +709,30 @@ impl SliceIndex {
     /// man squares. A placement and its mirror image (on a board with a mirror) share it.
     #[inline]
     pub fn rank(&self, board: &Board, p: &Placement) -> u64 {
+        if self.bmi2 {
+            self.rank_with::<true>(board, p)
+        } else {
+            self.rank_with::<false>(board, p)
+        }
+    }
+
+    #[inline(always)]
+    fn rank_with<const B: bool>(&self, board: &Board, p: &Placement) -> u64 {
         let Some(lead) = self.lead else {
-            return self.combine(board, p, None);
+            return self.combine::<B>(board, p, None);
         };
         let set = lead.set(p);
-        let r = lead.rank(set);
-        let image = lead.rank(lead.mirror.apply(set));
+        let r = lead.rank_with::<B>(set);
+        let image = lead.rank_with::<B>(lead.mirror.apply(set));
         // The canonical one of the two is ranked, with its lead's ordinal among canonical sets.
         let ordinal = |r: u64| Some((lead.group, lead.table.ordinal[r as usize] as u64));
         if r < image {
-            self.combine(board, p, ordinal(r))
+            self.combine::<B>(board, p, ordinal(r))
         } else if r > image {
-            self.combine(board, &p.mirrored(lead.mirror), ordinal(image))
+            self.combine::<B>(board, &p.mirrored(lead.mirror), ordinal(image))
         } else {
-            let a = self.combine(board, p, ordinal(r));
-            let b = self.combine(board, &p.mirrored(lead.mirror), ordinal(r));
+            let a = self.combine::<B>(board, p, ordinal(r));
+            let b = self.combine::<B>(board, &p.mirrored(lead.mirror), ordinal(r));
             a.min(b)
         }
     }
@@ -623,6 +748,20 @@ impl SliceIndex {
     /// they are the same (consecutive indices differ in their kings first).
     #[inline]
     pub fn unrank_cached(&self, board: &Board, i: u64, cache: &mut MenCache) -> Option<Placement> {
+        if self.bmi2 {
+            self.unrank_with::<true>(board, i, cache)
+        } else {
+            self.unrank_with::<false>(board, i, cache)
+        }
+    }
+
+    #[inline(always)]
+    fn unrank_with<const B: bool>(
+        &self,
+        board: &Board,
+        i: u64,
+        cache: &mut MenCache,
+    ) -> Option<Placement> {
         let m = &self.material;
         let whole = i;
         let (i1, r4) = self.div[0].div_rem(i);
@@ -636,7 +775,11 @@ impl SliceIndex {
             let (r1, r2) = self.div[2].div_rem(i);
             let map_men = |r: u64, side: usize| {
                 let set = colex_unrank(r, m.men[side] as u32, board.men[side].count);
-                spread(set, &board.men[side])
+                if B {
+                    pdep::<B>(set, board.men[side].set)
+                } else {
+                    spread(set, &board.men[side])
+                }
             };
             cache.men = [map_men(full(r1, 0), 0), map_men(full(r2, 1), 1)];
             cache.key = Some((self.material, i));
@@ -648,14 +791,8 @@ impl SliceIndex {
         let key = Some((self.material, i1));
         if cache.kings_key != key {
             let occ = men0 | men1;
-            let mut set = colex_unrank(full(r3, 2), m.kings[0] as u32, self.free);
-            let mut kings0 = 0u64;
-            while set != 0 {
-                let c = set.trailing_zeros();
-                set &= set - 1;
-                kings0 |= 1u64 << nth_free(c, occ);
-            }
-            cache.kings0 = kings0;
+            let set = colex_unrank(full(r3, 2), m.kings[0] as u32, self.free);
+            cache.kings0 = pdep::<B>(set, !occ);
             cache.kings_key = key;
             cache.last = None;
         }
@@ -667,14 +804,7 @@ impl SliceIndex {
             _ => colex_unrank(r4, k1, self.free - m.kings[0] as u32),
         };
         cache.last = Some((r4, set));
-        let occ1 = men0 | men1 | kings0;
-        let mut kings1 = 0u64;
-        let mut rest = set;
-        while rest != 0 {
-            let c = rest.trailing_zeros();
-            rest &= rest - 1;
-            kings1 |= 1u64 << nth_free(c, occ1);
-        }
+        let kings1 = pdep::<B>(set, !(men0 | men1 | kings0));
         let p = Placement {
             men: [men0, men1],
             kings: [kings0, kings1],
@@ -682,7 +812,7 @@ impl SliceIndex {
         if let Some(lead) = self.lead {
             let set = lead.set(&p);
             // A lead that is its own mirror image: the larger of the two indices is a hole.
-            if lead.mirror.apply(set) == set && self.rank(board, &p) != whole {
+            if lead.mirror.apply(set) == set && self.rank_with::<B>(board, &p) != whole {
                 return None;
             }
         }
@@ -809,6 +939,44 @@ mod tests {
                 assert_eq!(colex_rank(set, |s| s), r);
             }
         }
+    }
+
+    #[test]
+    fn bmi2_and_portable_ways_give_the_same_indices() {
+        // The portable loops are the reference; where the processor has fast BMI2 (the
+        // machines this runs on), `pext` and `pdep` must give the same indices and placements.
+        assert_eq!(pdep::<false>(0b1_1011, 0xf0f0), 0x10b0);
+        assert_eq!(pext::<false>(0x10b0, 0xf0f0), 0b1_1011);
+        let eight = Board {
+            squares: 32,
+            men: [ManSquares::new(0xffff_fff0), ManSquares::new(0x0fff_ffff)],
+            mirror: None,
+        };
+        let mut compared = 0u64;
+        for (board, m) in [
+            (&ten(), Material::new(1, 1, 1, 1)),
+            (&ten(), Material::new(2, 0, 1, 2)),
+            (&eight, Material::new(1, 2, 2, 1)),
+            (&orthogonal(), Material::new(0, 3, 0, 2)),
+            (&orthogonal(), Material::new(2, 1, 1, 1)),
+            (&orthogonal(), Material::new(0, 1, 2, 1)),
+        ] {
+            let fast = SliceIndex::new(board, m);
+            let plain = fast.without_bmi2();
+            assert!(!plain.bmi2);
+            assert_eq!(fast.bmi2, fast_bmi2());
+            let (mut c1, mut c2) = (MenCache::default(), MenCache::default());
+            for i in (0..fast.size).step_by((fast.size / 150_000).max(1) as usize) {
+                let a = fast.unrank_cached(board, i, &mut c1);
+                assert_eq!(a, plain.unrank_cached(board, i, &mut c2), "{m} index {i}");
+                if let Some(p) = a {
+                    assert_eq!(fast.rank(board, &p), i, "{m} {p:?}");
+                    assert_eq!(plain.rank(board, &p), i, "{m} {p:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 500_000, "{compared}");
     }
 
     #[test]
