@@ -451,27 +451,35 @@ fn nth_free(c: u32, occupied: u64) -> u32 {
     s
 }
 
-/// `set`'s bits (all of them in `mask`) packed down to their positions among `mask`'s bits:
-/// BMI2's `pext` when `B`, which only an index made where [`fast_bmi2`] holds passes. The
-/// instruction is written out because the build targets processors without BMI2, and an
-/// intrinsic would then be a call.
-#[inline(always)]
-fn pext<const B: bool>(set: u64, mask: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if B {
+/// One BMI2 instruction (`pext` or `pdep`) on `set` and `mask`, written out because the build
+/// targets processors without BMI2 and an intrinsic would then be a call.
+#[cfg(target_arch = "x86_64")]
+macro_rules! bmi2 {
+    ($op:literal, $set:expr, $mask:expr) => {{
         let out: u64;
-        // SAFETY: `B` is true only for an index whose `bmi2` flag `fast_bmi2` set, so the
-        // processor has the instruction; it reads and writes registers only.
+        // SAFETY: only the `B = true` instances reach this, and only an index whose `bmi2`
+        // flag `fast_bmi2` set passes them, so the processor has the instruction; it reads
+        // and writes registers only.
         unsafe {
             std::arch::asm!(
-                "pext {out}, {set}, {mask}",
-                set = in(reg) set,
-                mask = in(reg) mask,
+                concat!($op, " {out}, {set}, {mask}"),
+                set = in(reg) $set,
+                mask = in(reg) $mask,
                 out = lateout(reg) out,
                 options(pure, nomem, nostack, preserves_flags),
             );
         }
-        return out;
+        out
+    }};
+}
+
+/// `set`'s bits (all of them in `mask`) packed down to their positions among `mask`'s bits:
+/// BMI2's `pext` when `B`, which only an index made where [`fast_bmi2`] holds passes.
+#[inline(always)]
+fn pext<const B: bool>(set: u64, mask: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if B {
+        return bmi2!("pext", set, mask);
     }
     let (mut out, mut rest) = (0u64, set);
     while rest != 0 {
@@ -487,18 +495,7 @@ fn pext<const B: bool>(set: u64, mask: u64) -> u64 {
 fn pdep<const B: bool>(set: u64, mask: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if B {
-        let out: u64;
-        // SAFETY: as in `pext`.
-        unsafe {
-            std::arch::asm!(
-                "pdep {out}, {set}, {mask}",
-                set = in(reg) set,
-                mask = in(reg) mask,
-                out = lateout(reg) out,
-                options(pure, nomem, nostack, preserves_flags),
-            );
-        }
-        return out;
+        return bmi2!("pdep", set, mask);
     }
     let (mut out, mut rest) = (0u64, set);
     while rest != 0 {
