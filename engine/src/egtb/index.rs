@@ -687,13 +687,8 @@ impl SliceIndex {
                 colex_rank(p.men[side], |s| board.men[side].rank[s as usize] as u32)
             }
         };
-        let kings = |set: u64, occ: u64| {
-            if B {
-                colex_rank(pext::<B>(set, !occ), |s| s)
-            } else {
-                colex_rank(set, |s| s - (occ & ((1u64 << s) - 1)).count_ones())
-            }
-        };
+        // Kings rank among the squares the men leave free, the inverse of unranking's `pdep`.
+        let kings = |set: u64, occ: u64| colex_rank(pext::<B>(set, !occ), |s| s);
         let r1 = if lead == 0 { o } else { men(0) };
         let r2 = if lead == 1 { o } else { men(1) };
         let occ = p.men[0] | p.men[1];
