@@ -48,6 +48,31 @@ where
     }
 }
 
+/// `f(scratch, k)` for every `k` in `0..n`, collected in order of `k`: over rayon's threads when
+/// the `parallel` feature is on (each thread with its own scratch from `init`), else one after
+/// another.
+#[cfg(feature = "parallel")]
+pub(crate) fn map_indices<S, R, I, F>(n: usize, init: I, f: F) -> Vec<R>
+where
+    R: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize) -> R + Sync + Send,
+{
+    (0..n).into_par_iter().map_init(init, f).collect()
+}
+
+/// `f(scratch, k)` for every `k` in `0..n`, one after another, collected.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn map_indices<S, R, I, F>(n: usize, init: I, f: F) -> Vec<R>
+where
+    R: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize) -> R + Sync + Send,
+{
+    let mut scratch = init();
+    (0..n).map(|k| f(&mut scratch, k)).collect()
+}
+
 /// Calls `f(k, chunk)` for the `k`-th chunk of `size` elements of `data`, over rayon's threads
 /// when the `parallel` feature is on, else one after another.
 #[cfg(feature = "parallel")]

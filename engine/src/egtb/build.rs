@@ -28,7 +28,7 @@ use super::codec::{self, Header, Kind, TableBytes, BLOCK, DONT_CARE, DTC_CAP};
 use super::index::{Material, MenCache, Placement, SliceIndex};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::Duplicates;
-use crate::par::{for_each_chunk_mut, for_each_index};
+use crate::par::{for_each_chunk_mut, for_each_index, map_indices};
 
 /// Position state: an index that is no position.
 const S_INVALID: u8 = 0;
@@ -561,6 +561,131 @@ fn first_state<G: TableGame>(
     Ok((s, false))
 }
 
+/// Decided positions per batch of a wave (their updates, about ten each, are held at once).
+const BATCH_SOURCES: u64 = 1 << 18;
+
+/// The index ranges a batch's updates are applied in, one range per task: a power of two
+/// positions each (a multiple of 64, so that no two ranges share a wave bit set word).
+struct Ranges {
+    shift: u32,
+    count: usize,
+}
+
+impl Ranges {
+    /// About 16 ranges over `size` positions.
+    fn new(size: u64) -> Ranges {
+        let span = size.div_ceil(16).next_power_of_two().max(64);
+        let shift = span.trailing_zeros();
+        Ranges {
+            shift,
+            count: size.div_ceil(span).max(1) as usize,
+        }
+    }
+
+    #[inline(always)]
+    fn of(&self, j: u64) -> usize {
+        (j >> self.shift) as usize
+    }
+}
+
+/// The updates that chunk `c` of `w`'s wave `cur` makes to its twin: for each position decided
+/// in that wave, its predecessors' indices in `twin` (`j << 1`, plus 1 when the position is
+/// lost), one list per range of [`Ranges`]. Clears the chunk's wave bits.
+fn gather<G: TableGame>(
+    w: &Work,
+    twin: &SliceIndex,
+    c: usize,
+    cur: usize,
+    ranges: &Ranges,
+    (preds, cache, js): &mut (Vec<Placement>, MenCache, Vec<u64>),
+) -> Vec<Vec<u64>> {
+    let board = G::board();
+    let mut out = vec![Vec::new(); ranges.count];
+    let words = w.waves[cur].len();
+    let lo = c * (CHUNK / 64);
+    let hi = (lo + CHUNK / 64).min(words);
+    for word in lo..hi {
+        let mut bits = w.waves[cur][word].swap(0, Ordering::Relaxed);
+        while bits != 0 {
+            let i = word as u64 * 64 + bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            let lost = w.state[i as usize].load(Ordering::Relaxed) >= S_LOSS;
+            let Some(p) = w.index.unrank_cached(board, i, cache) else {
+                continue;
+            };
+            G::unmoves(&p, preds);
+            js.clear();
+            js.extend(preds.iter().map(|q| twin.rank(board, q)));
+            // With a mirror, a position and its image share index `i`; their predecessors'
+            // indices are the same set (each image's predecessors are the images of the
+            // other's), and each counts once, as the first pass counted each child index once.
+            if let Some(f) = board.mirror {
+                let occ = p.occupied();
+                if (occ ^ f.apply(occ)).count_ones() <= 4 {
+                    js.sort_unstable();
+                    js.dedup();
+                }
+            }
+            for &j in js.iter() {
+                out[ranges.of(j)].push(j << 1 | lost as u64);
+            }
+        }
+    }
+    out
+}
+
+/// Applies `updates` (from [`gather`], all in one range, which only this call touches) to
+/// `t`: a predecessor of a lost position wins at `next_dtc`; one of a won position counts one
+/// undecided move less, and loses at `next_dtc` when none is left. Positions decided are marked
+/// in the next wave's bit set.
+fn apply(t: &Work, updates: &[u64], cur: usize, next_dtc: u8) {
+    // How many updates ahead the state bytes are fetched: enough misses in flight to hide
+    // the memory's latency.
+    const AHEAD: usize = 16;
+    for (n, &u) in updates.iter().enumerate() {
+        if let Some(&a) = updates.get(n + AHEAD) {
+            prefetch(&t.state[(a >> 1) as usize]);
+        }
+        let j = (u >> 1) as usize;
+        let cell = &t.state[j];
+        let x = cell.load(Ordering::Relaxed);
+        let new = if u & 1 != 0 {
+            if !is_undecided(x) {
+                continue;
+            }
+            S_WIN + next_dtc
+        } else if x == S_COUNT + 1 {
+            S_LOSS + next_dtc
+        } else if x > S_COUNT + 1 && x < S_WIN {
+            cell.store(x - 1, Ordering::Relaxed);
+            continue;
+        } else {
+            continue;
+        };
+        cell.store(new, Ordering::Relaxed);
+        let word = &t.waves[1 - cur][j / 64];
+        word.store(
+            word.load(Ordering::Relaxed) | 1 << (j % 64),
+            Ordering::Relaxed,
+        );
+    }
+}
+
+/// Asks for the cache line of `x` (only a hint).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching reads nothing and faults on nothing; `x` is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            (x as *const T).cast::<i8>(),
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// Solves one slice and its twin (`comp`), writes their files, returns their full values and
 /// reports.
 fn solve<G: TableGame>(
@@ -641,83 +766,70 @@ fn solve<G: TableGame>(
     }
     errors.take()?;
 
-    // Waves.
-    let count_bits = |bits: &[AtomicU64]| -> u64 {
-        bits.iter()
-            .map(|w| w.load(Ordering::Relaxed).count_ones() as u64)
-            .sum()
-    };
+    // Waves. Each batch of decided positions first gathers its predecessors' indices (in
+    // parallel over chunks), then applies them by index range (in parallel over ranges): no
+    // two threads touch one state byte, so the updates are plain loads and stores that the
+    // processor overlaps, where locked read-modify-writes would wait for each cache miss.
     let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
     let mut d = 0u32;
     loop {
         let cur = (d % 2) as usize;
-        let pending: u64 = works
+        // Decided positions per chunk of the current wave, for cutting it into batches.
+        let per_chunk: Vec<Vec<u32>> = works
             .iter()
-            .map(|w| count_bits(&w.waves[cur]) + count_bits(&w.waves[1 - cur]))
+            .map(|w| {
+                let words = &w.waves[cur];
+                map_indices(
+                    words.len().div_ceil(CHUNK / 64),
+                    || (),
+                    |_, c| {
+                        let lo = c * (CHUNK / 64);
+                        let hi = (lo + CHUNK / 64).min(words.len());
+                        words[lo..hi]
+                            .iter()
+                            .map(|x| x.load(Ordering::Relaxed).count_ones())
+                            .sum::<u32>()
+                    },
+                )
+            })
+            .collect();
+        // The first pass fills both waves (distances 0 and 1): stop only when both are empty.
+        let later: u64 = works
+            .iter()
+            .flat_map(|w| w.waves[1 - cur].iter())
+            .map(|x| x.load(Ordering::Relaxed).count_ones() as u64)
             .sum();
+        let pending: u64 = per_chunk.iter().flatten().map(|&n| n as u64).sum::<u64>() + later;
         if pending == 0 {
             break;
         }
         let next_dtc = (d + 1).min(DTC_CAP as u32) as u8;
         for (k, w) in works.iter().enumerate() {
             let t = &works[twin_of(k)];
-            let words = w.waves[cur].len();
-            let chunks = words.div_ceil(CHUNK / 64);
-            for_each_index(chunks, Default::default, |scratch, c| {
-                let (preds, cache, js): &mut (Vec<Placement>, MenCache, Vec<u64>) = scratch;
-                let lo = c * (CHUNK / 64);
-                let hi = ((c + 1) * (CHUNK / 64)).min(words);
-                for word in lo..hi {
-                    let mut bits = w.waves[cur][word].swap(0, Ordering::Relaxed);
-                    while bits != 0 {
-                        let i = word as u64 * 64 + bits.trailing_zeros() as u64;
-                        bits &= bits - 1;
-                        let s = w.state[i as usize].load(Ordering::Relaxed);
-                        let lost = s >= S_LOSS;
-                        let Some(p) = w.index.unrank_cached(board, i, cache) else {
-                            continue;
-                        };
-                        G::unmoves(&p, preds);
-                        js.clear();
-                        js.extend(preds.iter().map(|q| t.index.rank(board, q)));
-                        // With a mirror, a position and its image share index `i`; their
-                        // predecessors' indices are the same set (each image's predecessors
-                        // are the images of the other's), and each counts once, as the first
-                        // pass counted each child index once.
-                        if let Some(f) = board.mirror {
-                            let occ = p.occupied();
-                            if (occ ^ f.apply(occ)).count_ones() <= 4 {
-                                js.sort_unstable();
-                                js.dedup();
-                            }
-                        }
-                        for &j in js.iter() {
-                            let j = j as usize;
-                            let cell = &t.state[j];
-                            let resolved = if lost {
-                                cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
-                                    is_undecided(x).then_some(S_WIN + next_dtc)
-                                })
-                                .is_ok()
-                            } else {
-                                match cell.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
-                                    match x {
-                                        x if x == S_COUNT + 1 => Some(S_LOSS + next_dtc),
-                                        x if x > S_COUNT + 1 && x < S_WIN => Some(x - 1),
-                                        _ => None,
-                                    }
-                                }) {
-                                    Ok(old) => old == S_COUNT + 1,
-                                    Err(_) => false,
-                                }
-                            };
-                            if resolved {
-                                t.waves[1 - cur][j / 64].fetch_or(1 << (j % 64), Ordering::Relaxed);
-                            }
-                        }
-                    }
+            let ranges = Ranges::new(t.index.size);
+            let counts = &per_chunk[k];
+            let mut first = 0;
+            while first < counts.len() {
+                let mut last = first;
+                let mut sources = 0u64;
+                while last < counts.len() && sources < BATCH_SOURCES {
+                    sources += counts[last] as u64;
+                    last += 1;
                 }
-            });
+                let gathered = map_indices(last - first, Default::default, |scratch, c| {
+                    gather::<G>(w, &t.index, first + c, cur, &ranges, scratch)
+                });
+                for_each_index(
+                    ranges.count,
+                    || (),
+                    |_, r| {
+                        for chunk in &gathered {
+                            apply(t, &chunk[r], cur, next_dtc);
+                        }
+                    },
+                );
+                first = last;
+            }
         }
         d += 1;
         (opts.on_event)(BuildEvent::Progress {
