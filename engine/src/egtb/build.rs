@@ -793,14 +793,16 @@ fn solve<G: TableGame>(
                 )
             })
             .collect();
-        // The first pass fills both waves (distances 0 and 1): stop only when both are empty.
-        let later: u64 = works
-            .iter()
-            .flat_map(|w| w.waves[1 - cur].iter())
-            .map(|x| x.load(Ordering::Relaxed).count_ones() as u64)
-            .sum();
-        let pending: u64 = per_chunk.iter().flatten().map(|&n| n as u64).sum::<u64>() + later;
-        if pending == 0 {
+        // The first pass fills both waves (distances 0 and 1), so an empty wave ends the loop
+        // only when the next one is empty too (later waves start with the next one empty).
+        let empty = per_chunk.iter().flatten().all(|&n| n == 0);
+        if empty
+            && works.iter().all(|w| {
+                w.waves[1 - cur]
+                    .iter()
+                    .all(|x| x.load(Ordering::Relaxed) == 0)
+            })
+        {
             break;
         }
         let next_dtc = (d + 1).min(DTC_CAP as u32) as u8;
