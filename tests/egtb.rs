@@ -325,6 +325,67 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
 /// A verification resumes from its ledger: slices recorded with unchanged files are taken
 /// from it, a slice whose record disagrees with its files or cannot be read is checked again,
 /// and a damaged file is still found.
+/// Reading a slice back takes its values from a cache made from the same `.wdl` file, never
+/// from one made from another, and never when told not to (as the verifier does for the
+/// slices it checks).
+#[test]
+fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
+    use polydam_engine::egtb::build::{load_full, needed, BuildEvent, Lookup};
+    use polydam_engine::egtb::cache;
+    type G = Diagonal<English>;
+    let dir = temp_dir("cache");
+    build_and_verify::<G>(&dir, 3, &[]);
+    let vdir = dir.join(G::NAME);
+    let quiet = |_: BuildEvent<'_>| {};
+    let target = Material::new(0, 2, 0, 1);
+    let mut lookup = Lookup::<G>::default();
+    for m in needed::<G>(3, &[target]) {
+        if m != target {
+            let full = load_full::<G>(&vdir, m, &lookup, &quiet, false).expect("loads");
+            lookup.insert(Arc::new(full));
+        }
+    }
+    let real = load_full::<G>(&vdir, target, &lookup, &quiet, true).expect("loads");
+    let size = real.index.size;
+    assert!(
+        (0..size).any(|i| real.get(i) != real.get(0)),
+        "values differ"
+    );
+    let wdl = dir.join(G::NAME).join(format!("{}.wdl", target.name()));
+    let sum = cache::stored_checksum(&wdl).expect("checksum");
+    let path = cache::cache_path(&vdir, target);
+    let forged = vec![0u64; size.div_ceil(32) as usize];
+    cache::write(&path, size, sum, &forged).expect("writes");
+    let cached = load_full::<G>(&vdir, target, &lookup, &quiet, true).expect("loads");
+    assert!(
+        (0..size).all(|i| cached.get(i) == cached.get(0)),
+        "read from the cache"
+    );
+    let fresh = load_full::<G>(&vdir, target, &lookup, &quiet, false).expect("loads");
+    assert!(
+        (0..size).all(|i| fresh.get(i) == real.get(i)),
+        "cache not used"
+    );
+    cache::write(&path, size, sum ^ 1, &forged).expect("writes");
+    let warnings = std::sync::Mutex::new(Vec::new());
+    let note = |e: BuildEvent<'_>| {
+        if let BuildEvent::Warning(w) = e {
+            warnings.lock().expect("lock").push(w);
+        }
+    };
+    let again = load_full::<G>(&vdir, target, &lookup, &note, true).expect("loads");
+    assert!(
+        (0..size).all(|i| again.get(i) == real.get(i)),
+        "stale cache used"
+    );
+    let warnings = warnings.into_inner().expect("lock");
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("another .wdl file"),
+        "{warnings:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn egtb_verify_resumes_from_its_ledger() {
     let dir = temp_dir("ledger");

@@ -289,7 +289,8 @@ impl Bars {
             BuildEvent::Begin { .. }
             | BuildEvent::Done(_)
             | BuildEvent::Kept(_)
-            | BuildEvent::Checked(_) => {
+            | BuildEvent::Checked(_)
+            | BuildEvent::Warning(_) => {
                 if let Some((b, _)) = slot.take() {
                     b.finish_and_clear();
                 }
@@ -385,6 +386,10 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                     }
                     BuildEvent::Kept(m) => {
                         let _ = tx.send(format!("{m}: kept (built before)"));
+                    }
+                    BuildEvent::Warning(w) => {
+                        bars.clear();
+                        eprintln!("polydam: warning: {w}");
                     }
                     BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
                 }
@@ -550,9 +555,16 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
         let pool = pool(a.threads)?;
         let report = stream_lines(self.out, |tx| {
             let on_event = |e: BuildEvent<'_>| {
-                if let BuildEvent::Checked(c) = &e {
-                    bars.clear();
-                    let _ = tx.send(check_line(c));
+                match &e {
+                    BuildEvent::Checked(c) => {
+                        bars.clear();
+                        let _ = tx.send(check_line(c));
+                    }
+                    BuildEvent::Warning(w) => {
+                        bars.clear();
+                        eprintln!("polydam: warning: {w}");
+                    }
+                    _ => {}
                 }
                 bars.event("verify", &e);
             };

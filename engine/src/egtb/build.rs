@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::cache::{self, CACHE_FROM};
 use super::codec::{self, Header, Kind, TableBytes, BLOCK, DONT_CARE, DTC_CAP};
 use super::index::{Material, MenCache, Placement, SliceIndex};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
@@ -192,6 +193,9 @@ pub enum BuildEvent<'a> {
     Kept(Material),
     /// A slice was verified, or taken from the record of an earlier verification.
     Checked(&'a super::verify::SliceCheck),
+    /// Something went wrong that costs time but not correctness (a cache file that cannot
+    /// serve or be written).
+    Warning(String),
 }
 
 /// A step of solving or loading a slice.
@@ -316,12 +320,14 @@ pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, 
             }
             continue;
         }
-        // Everything before is needed to look children up: read back what an earlier run left.
-        for &u in &unread {
-            let full = load_full::<G>(&vdir, u, &lookup, opts.on_event)?;
-            lookup.insert(Arc::new(full));
+        // Everything before that is still needed to look children up: read back what an
+        // earlier run left.
+        for u in std::mem::take(&mut unread) {
+            if !no_longer_needed(u, m, opts.pieces) {
+                let full = load_full::<G>(&vdir, u, &lookup, opts.on_event, true)?;
+                lookup.insert(Arc::new(full));
+            }
         }
-        unread.clear();
         for &old in &order {
             if no_longer_needed(old, m, opts.pieces) {
                 lookup.remove(old);
@@ -329,6 +335,7 @@ pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, 
         }
         let solved = solve::<G>(&vdir, &comp, &lookup, opts)?;
         for (full, report) in solved {
+            save_cache(&vdir, &full, opts.on_event);
             lookup.insert(Arc::new(full));
             reports.push(report);
         }
@@ -960,19 +967,50 @@ fn solve<G: TableGame>(
     Ok(out)
 }
 
+/// Writes the cache of a large slice's full values (see [`cache`]); a failure is reported as a
+/// warning, since the cache only saves time.
+fn save_cache(vdir: &Path, full: &Full, on_event: &(dyn Fn(BuildEvent<'_>) + Sync)) {
+    if full.index.size < CACHE_FROM {
+        return;
+    }
+    let m = full.index.material;
+    let written = cache::stored_checksum(&slice_path(vdir, m, Kind::Wdl)).and_then(|sum| {
+        cache::write(
+            &cache::cache_path(vdir, m),
+            full.index.size,
+            sum,
+            &full.words,
+        )
+    });
+    if let Err(e) = written {
+        on_event(BuildEvent::Warning(format!("{e} (cache not written)")));
+    }
+}
+
 /// Reads a solved slice back from its `.wdl` file into full values: the stored values, and the
 /// don't-care positions (captures) decided again from their children in `lookup`, which must
-/// hold every smaller slice.
+/// hold every smaller slice. With `use_cache`, a cache of the values made from the same `.wdl`
+/// file is read instead when there is one; a large slice's values decided here are cached.
 pub fn load_full<G: TableGame>(
     vdir: &Path,
     m: Material,
     lookup: &Lookup<G>,
     on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
+    use_cache: bool,
 ) -> Result<Full, EgtbError> {
     let board = G::board();
     let index = SliceIndex::new(board, m);
     let path = slice_path(vdir, m, Kind::Wdl);
     let table = TableBytes::read(&path, Kind::Wdl, G::NAME, m, index.size)?;
+    if use_cache {
+        match cache::read(&cache::cache_path(vdir, m), index.size, table.checksum()) {
+            Ok(Some(words)) => return Ok(Full { index, words }),
+            Ok(None) => {}
+            Err(e) => on_event(BuildEvent::Warning(format!(
+                "{e}: deciding its captures again"
+            ))),
+        }
+    }
     let mut full = Full::zeroed(index);
     let errors = FirstError::new();
     let done = AtomicU64::new(0);
@@ -1021,5 +1059,6 @@ pub fn load_full<G: TableGame>(
         }
     });
     errors.take()?;
+    save_cache(vdir, &full, on_event);
     Ok(full)
 }

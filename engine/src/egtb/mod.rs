@@ -17,6 +17,7 @@
 //! have tables. The format and the measurements are in `docs/egtb.md`.
 
 pub mod build;
+pub mod cache;
 pub mod codec;
 pub mod index;
 pub mod probe;

@@ -165,20 +165,6 @@ fn record(path: &Path, check: &SliceCheck) -> Result<(), EgtbError> {
         .map_err(|e| EgtbError::io(path, e))
 }
 
-/// The checksum stored at the end of the table file `path` (read whole and checked just
-/// before, by [`load_full`]).
-fn stored_checksum(path: &Path) -> Result<u64, EgtbError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut w = [0u8; 8];
-    std::fs::File::open(path)
-        .and_then(|mut f| {
-            f.seek(SeekFrom::End(-8))?;
-            f.read_exact(&mut w)
-        })
-        .map_err(|e| EgtbError::io(path, e))?;
-    Ok(u64::from_le_bytes(w))
-}
-
 /// The checksums of slice `m`'s files, each read back whole and checked (`None` for a missing
 /// `.dtc`).
 fn file_checksums<G: TableGame>(vdir: &Path, m: Material) -> Result<(u64, Option<u64>), EgtbError> {
@@ -247,12 +233,13 @@ pub fn verify<G: TableGame>(
         }
         for u in std::mem::take(&mut unread) {
             if !no_longer_needed(u, m, pieces) {
-                let full = load_full::<G>(&vdir, u, &lookup, on_event)?;
+                let full = load_full::<G>(&vdir, u, &lookup, on_event, true)?;
                 lookup.insert(Arc::new(full));
             }
         }
         for &c in &comp {
-            let full = load_full::<G>(&vdir, c, &lookup, on_event)?;
+            // A slice checked now is read from its file alone, never from a cache.
+            let full = load_full::<G>(&vdir, c, &lookup, on_event, !fresh.contains(&c))?;
             lookup.insert(Arc::new(full));
         }
         // Distances, decoded whole (only this slice and its twin at a time).
@@ -424,7 +411,7 @@ pub fn verify<G: TableGame>(
                 seconds: started.elapsed().as_secs_f64(),
                 earlier: false,
                 checksums: (
-                    stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
+                    super::cache::stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
                     dtc_sums[k],
                 ),
             };
