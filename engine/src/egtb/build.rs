@@ -29,6 +29,7 @@ use super::codec::{self, Header, Kind, TableBytes, BLOCK, DONT_CARE, DTC_CAP};
 use super::index::{Material, MenCache, Placement, SliceIndex};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::Duplicates;
+use crate::hint::prefetch;
 use crate::par::{for_each_chunk_mut, for_each_index, map_indices};
 
 /// Position state: an index that is no position.
@@ -676,21 +677,6 @@ fn apply(t: &Work, updates: &[u64], cur: usize, next_dtc: u8) {
             Ordering::Relaxed,
         );
     }
-}
-
-/// Asks for the cache line of `x` (only a hint).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching reads nothing and faults on nothing; `x` is a live reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            (x as *const T).cast::<i8>(),
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// Solves one slice and its twin (`comp`), writes their files, returns their full values and
