@@ -83,6 +83,44 @@ fn built(name: &str) -> (PathBuf, String) {
     (dir, d)
 }
 
+/// A cache of resolved values that cannot serve is named in a warning; the build decides the
+/// values again from the tables and goes on.
+#[test]
+fn egtb_damaged_cache_is_reported_and_the_build_goes_on() {
+    let (dir, d) = built("cache");
+    let cache = dir.join("international").join("cache");
+    std::fs::create_dir_all(&cache).expect("cache dir");
+    std::fs::write(cache.join("m0k2-m0k1.full"), b"not a cache").expect("planted");
+    let four = |command: &'static str| -> Vec<&str> {
+        vec![
+            "egtb",
+            command,
+            "--variant",
+            "international",
+            "--pieces",
+            "4",
+            "--only",
+            "m0k3-m0k1",
+            "--dir",
+            &d,
+            "-q",
+        ]
+    };
+    let o = polydam(&four("build"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("polydam: warning: ")
+            && err.contains("m0k2-m0k1.full: damaged table: 11 bytes where")
+            && err.contains("deciding its captures again"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("m0k3-m0k1: "), "{}", stdout(&o));
+    let verified = ok(&four("verify"));
+    assert!(verified.contains(", 0 inconsistencies, "), "{verified}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn egtb_build_resume_verify_and_probe() {
     let (dir, d) = built("tools");
