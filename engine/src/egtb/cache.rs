@@ -50,14 +50,24 @@ pub fn stored_checksum(path: &Path) -> Result<u64, EgtbError> {
 }
 
 /// Writes `words` (the values of `positions` positions) as the cache of the `.wdl` file whose
-/// checksum is `wdl_sum`, through a temporary file renamed at the end.
+/// checksum is `wdl_sum`, through a temporary file renamed at the end (and removed if the
+/// writing fails, so that a full disk keeps no half-written file).
 pub fn write(path: &Path, positions: u64, wdl_sum: u64, words: &[u64]) -> Result<(), EgtbError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| EgtbError::io(parent, e))?;
     }
     let tmp = path.with_extension("tmp");
-    let io = |e| EgtbError::io(&tmp, e);
-    let mut file = BufWriter::new(File::create(&tmp).map_err(io)?);
+    if let Err(e) = write_whole(&tmp, positions, wdl_sum, words) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))
+}
+
+/// The whole cache file at `tmp`, synced.
+fn write_whole(tmp: &Path, positions: u64, wdl_sum: u64, words: &[u64]) -> Result<(), EgtbError> {
+    let io = |e| EgtbError::io(tmp, e);
+    let mut file = BufWriter::new(File::create(tmp).map_err(io)?);
     let mut sum = Checksum::default();
     let mut head = Vec::with_capacity(HEAD);
     head.extend_from_slice(MAGIC);
@@ -77,8 +87,7 @@ pub fn write(path: &Path, positions: u64, wdl_sum: u64, words: &[u64]) -> Result
     file.into_inner()
         .map_err(|e| io(e.into_error()))?
         .sync_all()
-        .map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))
+        .map_err(io)
 }
 
 /// Reads the cache at `path` for a slice of `positions` positions whose `.wdl` file has the
@@ -188,6 +197,17 @@ mod tests {
             read(&path, 100, 7),
             Err(EgtbError::Damaged { .. })
         ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_write_that_fails_reports_it_and_leaves_no_cache() {
+        let dir = temp("fail");
+        let path = cache_path(&dir, Material::new(0, 2, 0, 1));
+        // The temporary name taken by a directory: creating the file fails.
+        std::fs::create_dir_all(path.with_extension("tmp").join("x")).expect("dir");
+        assert!(write(&path, 64, 1, &[0, 0]).is_err());
+        assert!(!path.exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
