@@ -47,6 +47,7 @@ fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
         dtc: true,
         only: only.to_vec(),
         on_event: &quiet,
+        checkpoints: None,
     };
     let reports = build::<G>(&opts).unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
     assert!(!reports.is_empty(), "{}: nothing built", G::NAME);
@@ -384,6 +385,109 @@ fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
         "{warnings:?}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
+    use polydam_engine::egtb::build::{needed, pairs, BuildEvent, Checkpoints};
+    use polydam_engine::egtb::checkpoint;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::Mutex;
+    use std::time::Duration;
+    let target = Material::new(0, 3, 0, 1);
+    let reference = temp_dir("ckpt-ref");
+    build_and_verify::<Intl>(&reference, 4, &[target]);
+    let dir = temp_dir("ckpt");
+    let vdir = dir.join(Intl::NAME);
+    // The pair's checkpoint is named after its first slice.
+    let pair = pairs(&needed::<Intl>(4, &[target]))
+        .into_iter()
+        .find(|comp| comp.contains(&target))
+        .expect("the target's pair");
+    let ck = checkpoint::path(&vdir, pair[0]);
+    // Every pair saved at every wave; `stop_at` plays the process being killed right after
+    // the target pair's checkpoint at that wave.
+    let run = |stop_at: Option<u32>| {
+        let events = Mutex::new(Vec::new());
+        let on_event = |e: BuildEvent<'_>| {
+            let line = match e {
+                BuildEvent::Checkpoint {
+                    materials, wave, ..
+                } if materials.contains(&target) => {
+                    if Some(wave) == stop_at {
+                        panic!("stopped at wave {wave}");
+                    }
+                    format!("checkpoint {wave}")
+                }
+                BuildEvent::Resumed { materials, wave } => {
+                    format!("resumed {} {wave}", materials[0])
+                }
+                BuildEvent::Warning(w) => format!("warning {w}"),
+                _ => return,
+            };
+            events.lock().expect("lock").push(line);
+        };
+        let opts = BuildOptions {
+            dir: dir.clone(),
+            pieces: 4,
+            dtc: true,
+            only: vec![target],
+            on_event: &on_event,
+            checkpoints: Some(Checkpoints {
+                from_positions: 0,
+                every: Duration::ZERO,
+            }),
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| build::<Intl>(&opts)));
+        (result.is_ok(), events.into_inner().expect("lock"))
+    };
+    let (finished, _) = run(Some(2));
+    assert!(!finished, "stopped");
+    assert!(ck.exists(), "{} left", ck.display());
+
+    // A damaged checkpoint is named, and the pair is solved from the start (stopped again).
+    let mut bytes = std::fs::read(&ck).expect("readable");
+    let at = bytes.len() / 2;
+    bytes[at] ^= 1;
+    std::fs::write(&ck, &bytes).expect("writable");
+    let (finished, events) = run(Some(2));
+    assert!(!finished);
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("checksum mismatch")
+                && e.contains("solving the pair from the start")),
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| e.starts_with("resumed")),
+        "{events:?}"
+    );
+
+    // Resumed at wave 2, it goes on from there and writes the same tables.
+    let (finished, events) = run(None);
+    assert!(finished);
+    assert_eq!(
+        events.first().map(String::as_str),
+        Some(format!("resumed {} 2", pair[0]).as_str()),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| e == "checkpoint 3"), "{events:?}");
+    assert!(
+        !events.iter().any(|e| e.starts_with("warning")),
+        "{events:?}"
+    );
+    assert!(!ck.exists(), "checkpoint removed once the pair is written");
+    for m in [target, Material::new(0, 1, 0, 3)] {
+        for ext in ["wdl", "dtc"] {
+            let name = format!("{}.{ext}", m.name());
+            let a = std::fs::read(reference.join(Intl::NAME).join(&name)).expect("reference");
+            let b = std::fs::read(vdir.join(&name)).expect("resumed");
+            assert!(a == b, "{name} differs");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&reference).ok();
 }
 
 #[test]

@@ -3,10 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::egtb::build::{build, plan, BuildEvent, BuildOptions, SliceReport, Step};
+use polydam_engine::egtb::build::{
+    build, plan, BuildEvent, BuildOptions, Checkpoints, SliceReport, Step,
+};
 use polydam_engine::egtb::verify::{verify, SliceCheck};
 use polydam_engine::egtb::{
     dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
@@ -122,6 +124,10 @@ pub struct BuildArgs {
     /// king) and those they lead to.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Minutes between checkpoints of a large slice pair being solved, which a stopped build
+    /// resumes from (pairs of 2^28 positions or more; 0: none).
+    #[arg(long, default_value_t = 20)]
+    pub checkpoint_minutes: u64,
 }
 
 /// Options of `polydam egtb probe`.
@@ -290,7 +296,9 @@ impl Bars {
             | BuildEvent::Done(_)
             | BuildEvent::Kept(_)
             | BuildEvent::Checked(_)
-            | BuildEvent::Warning(_) => {
+            | BuildEvent::Warning(_)
+            | BuildEvent::Checkpoint { .. }
+            | BuildEvent::Resumed { .. } => {
                 if let Some((b, _)) = slot.take() {
                     b.finish_and_clear();
                 }
@@ -391,6 +399,25 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                         bars.clear();
                         eprintln!("polydam: warning: {w}");
                     }
+                    BuildEvent::Checkpoint {
+                        materials,
+                        wave,
+                        bytes,
+                        seconds,
+                    } => {
+                        bars.clear();
+                        let _ = tx.send(format!(
+                            "{}: checkpoint at wave {wave}, {:.1} MiB in {seconds:.1} s",
+                            pair_name(materials),
+                            *bytes as f64 / (1u64 << 20) as f64
+                        ));
+                    }
+                    BuildEvent::Resumed { materials, wave } => {
+                        let _ = tx.send(format!(
+                            "{}: resumed from its checkpoint at wave {wave}",
+                            pair_name(materials)
+                        ));
+                    }
                     BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
                 }
                 let name = current.lock().map(|c| c.clone()).unwrap_or_default();
@@ -402,6 +429,10 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                 dtc: !a.no_dtc,
                 only: only.clone(),
                 on_event: &on_event,
+                checkpoints: (a.checkpoint_minutes > 0).then(|| Checkpoints {
+                    every: Duration::from_secs(60 * a.checkpoint_minutes),
+                    ..Checkpoints::default()
+                }),
             };
             pool.install(|| build::<G>(&opts))
         });
@@ -958,4 +989,10 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
             dispatch(&a.variant, BenchJob { args: a, out }).map_err(e)?
         }
     }
+}
+
+/// A slice and its twin, as progress lines name them: `m1k2-m2k1 + m2k1-m1k2`.
+fn pair_name(materials: &[Material]) -> String {
+    let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
+    names.join(" + ")
 }

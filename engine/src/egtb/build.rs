@@ -22,9 +22,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::cache::{self, CACHE_FROM};
+use super::checkpoint::{self, SliceState};
 use super::codec::{self, Header, Kind, TableBytes, BLOCK, DONT_CARE, DTC_CAP};
 use super::index::{Material, MenCache, Placement, SliceIndex};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
@@ -130,6 +131,11 @@ impl<G: TableGame> Lookup<G> {
         self.slices[m.id()] = None;
     }
 
+    /// The materials held.
+    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
+        self.slices.iter().flatten().map(|f| f.index.material)
+    }
+
     /// The held slice of `m`.
     pub fn get(&self, m: Material) -> Option<&Arc<Full>> {
         self.slices[m.id()].as_ref()
@@ -197,6 +203,24 @@ pub enum BuildEvent<'a> {
     /// Something went wrong that costs time but not correctness (a cache file that cannot
     /// serve or be written).
     Warning(String),
+    /// A checkpoint of the pair being solved was written ([`checkpoint`]).
+    Checkpoint {
+        /// The slice, then its twin if it has one.
+        materials: &'a [Material],
+        /// The wave it resumes at.
+        wave: u32,
+        /// The file's bytes.
+        bytes: u64,
+        /// Seconds the writing took.
+        seconds: f64,
+    },
+    /// The pair being solved resumes from its checkpoint.
+    Resumed {
+        /// The slice, then its twin if it has one.
+        materials: &'a [Material],
+        /// The wave it resumes at.
+        wave: u32,
+    },
 }
 
 /// A step of solving or loading a slice.
@@ -251,6 +275,28 @@ pub struct BuildOptions<'a> {
     pub only: Vec<Material>,
     /// Called with progress; must be cheap.
     pub on_event: &'a (dyn Fn(BuildEvent<'_>) + Sync),
+    /// When large pairs are saved to resume from (`None`: never).
+    pub checkpoints: Option<Checkpoints>,
+}
+
+/// When a pair being solved is saved to resume from ([`checkpoint`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpoints {
+    /// Pairs of fewer positions are never saved.
+    pub from_positions: u64,
+    /// The least time from the start of a pair to its first checkpoint, and between two.
+    pub every: Duration,
+}
+
+impl Default for Checkpoints {
+    /// Pairs of 2^28 positions or more (a few minutes' work and up), every 20 minutes: the
+    /// largest six-piece pairs take 16 GB and a minute or two to write.
+    fn default() -> Self {
+        Checkpoints {
+            from_positions: 1 << 28,
+            every: Duration::from_secs(20 * 60),
+        }
+    }
 }
 
 /// The path of a slice's file of kind `kind` in the variant directory `vdir`.
@@ -315,6 +361,8 @@ pub fn build<G: TableGame>(opts: &BuildOptions<'_>) -> Result<Vec<SliceReport>, 
     for comp in pairs(&order) {
         let m = comp[0];
         if comp.iter().all(|&c| is_built::<G>(&vdir, c, opts.dtc)) {
+            // A checkpoint left by a run stopped after writing the pair's files.
+            let _ = std::fs::remove_file(checkpoint::path(&vdir, m));
             for &c in &comp {
                 (opts.on_event)(BuildEvent::Kept(c));
                 unread.push(c);
@@ -679,28 +727,14 @@ fn apply(t: &Work, updates: &[u64], cur: usize, next_dtc: u8) {
     }
 }
 
-/// Solves one slice and its twin (`comp`), writes their files, returns their full values and
-/// reports.
-fn solve<G: TableGame>(
+/// The first pass over `works`: every position's first state, and the first two waves.
+fn first_pass<G: TableGame>(
     vdir: &Path,
-    comp: &[Material],
+    works: &[Work],
+    positions: u64,
     lookup: &Lookup<G>,
     opts: &BuildOptions<'_>,
-) -> Result<Vec<(Full, SliceReport)>, EgtbError> {
-    let started = Instant::now();
-    let board = G::board();
-    let works: Vec<Work> = comp
-        .iter()
-        .map(|&m| Work::new(SliceIndex::new(board, m)))
-        .collect();
-    let positions: u64 = works.iter().map(|w| w.index.size).sum();
-    (opts.on_event)(BuildEvent::Begin {
-        materials: comp,
-        positions,
-    });
-    let working_bytes: u64 = works.iter().map(Work::bytes).sum();
-
-    // First pass.
+) -> Result<(), EgtbError> {
     let errors = FirstError::new();
     let done = AtomicU64::new(0);
     for (k, w) in works.iter().enumerate() {
@@ -757,14 +791,95 @@ fn solve<G: TableGame>(
             });
         });
     }
-    errors.take()?;
+    errors.take()
+}
+
+/// The digest of the tables in `lookup` ([`checkpoint::digest`]); a `.wdl` file that cannot be
+/// read gives its material alone.
+fn tables_digest<G: TableGame>(vdir: &Path, lookup: &Lookup<G>) -> u64 {
+    let tables: Vec<(Material, u64)> = lookup
+        .materials()
+        .map(|m| {
+            let sum = cache::stored_checksum(&slice_path(vdir, m, Kind::Wdl)).unwrap_or(0);
+            (m, sum)
+        })
+        .collect();
+    checkpoint::digest(&tables)
+}
+
+/// Solves one slice and its twin (`comp`), writes their files, returns their full values and
+/// reports.
+fn solve<G: TableGame>(
+    vdir: &Path,
+    comp: &[Material],
+    lookup: &Lookup<G>,
+    opts: &BuildOptions<'_>,
+) -> Result<Vec<(Full, SliceReport)>, EgtbError> {
+    let started = Instant::now();
+    let board = G::board();
+    let works: Vec<Work> = comp
+        .iter()
+        .map(|&m| Work::new(SliceIndex::new(board, m)))
+        .collect();
+    let positions: u64 = works.iter().map(|w| w.index.size).sum();
+    (opts.on_event)(BuildEvent::Begin {
+        materials: comp,
+        positions,
+    });
+    let working_bytes: u64 = works.iter().map(Work::bytes).sum();
+
+    // A large pair resumes from its checkpoint, if a run stopped in it left one.
+    let ck = opts.checkpoints.filter(|c| positions >= c.from_positions);
+    let ck_path = checkpoint::path(vdir, comp[0]);
+    let states = || {
+        works
+            .iter()
+            .map(|w| SliceState {
+                material: w.index.material,
+                state: &w.state,
+                waves: [&w.waves[0], &w.waves[1]],
+                dont_care: &w.dont_care,
+            })
+            .collect::<Vec<_>>()
+    };
+    let digest = match ck {
+        Some(_) => tables_digest(vdir, lookup),
+        None => 0,
+    };
+    let mut resumed = None;
+    if ck.is_some() {
+        match checkpoint::read(&ck_path, digest, &states()) {
+            Ok(Some(wave)) => {
+                resumed = Some(wave);
+                (opts.on_event)(BuildEvent::Resumed {
+                    materials: comp,
+                    wave,
+                });
+            }
+            Ok(None) => {}
+            Err(e) => {
+                (opts.on_event)(BuildEvent::Warning(format!(
+                    "{e}: solving the pair from the start"
+                )));
+                let _ = std::fs::remove_file(&ck_path);
+            }
+        }
+    }
+    if resumed.is_none() {
+        first_pass::<G>(vdir, &works, positions, lookup, opts)?;
+    }
 
     // Waves. Each batch of decided positions first gathers its predecessors' indices (in
     // parallel over chunks), then applies them by index range (in parallel over ranges): no
     // two threads touch one state byte, so the updates are plain loads and stores that the
     // processor overlaps, where locked read-modify-writes would wait for each cache miss.
     let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
-    let mut d = 0u32;
+    let mut d = resumed.unwrap_or(0);
+    let mut last_checkpoint = if resumed.is_some() {
+        Instant::now()
+    } else {
+        started
+    };
     loop {
         let cur = (d % 2) as usize;
         // Decided positions per chunk of the current wave, for cutting it into batches.
@@ -797,6 +912,22 @@ fn solve<G: TableGame>(
             })
         {
             break;
+        }
+        // Only between waves is the state whole; not again at the wave it resumed at.
+        if let Some(c) = ck {
+            if last_checkpoint.elapsed() >= c.every && resumed != Some(d) {
+                let t = Instant::now();
+                match checkpoint::write(&ck_path, digest, d, &states()) {
+                    Ok(bytes) => (opts.on_event)(BuildEvent::Checkpoint {
+                        materials: comp,
+                        wave: d,
+                        bytes,
+                        seconds: t.elapsed().as_secs_f64(),
+                    }),
+                    Err(e) => (opts.on_event)(BuildEvent::Warning(format!("{e}: no checkpoint"))),
+                }
+                last_checkpoint = Instant::now();
+            }
         }
         let next_dtc = (d + 1).min(DTC_CAP as u32) as u8;
         for (k, w) in works.iter().enumerate() {
@@ -949,6 +1080,14 @@ fn solve<G: TableGame>(
         };
         (opts.on_event)(BuildEvent::Done(&report));
         out.push((full, report));
+    }
+    // The pair's files are written: its checkpoint is of no more use.
+    if ck.is_some() {
+        if let Err(e) = std::fs::remove_file(&ck_path) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                (opts.on_event)(BuildEvent::Warning(EgtbError::io(&ck_path, e).to_string()));
+            }
+        }
     }
     Ok(out)
 }

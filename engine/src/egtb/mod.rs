@@ -18,6 +18,7 @@
 
 pub mod build;
 pub mod cache;
+pub mod checkpoint;
 pub mod codec;
 pub mod index;
 pub mod probe;
