@@ -14,11 +14,12 @@
 //! shortcut: deleting the `cache` directory loses nothing but time.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::codec::Checksum;
 use super::index::Material;
+use super::sidefile;
 use super::EgtbError;
 
 /// Slices of at least this many positions get a cache file; smaller ones are read back from
@@ -53,62 +54,32 @@ pub fn stored_checksum(path: &Path) -> Result<u64, EgtbError> {
 /// checksum is `wdl_sum`, through a temporary file renamed at the end (and removed if the
 /// writing fails, so that a full disk keeps no half-written file).
 pub fn write(path: &Path, positions: u64, wdl_sum: u64, words: &[u64]) -> Result<(), EgtbError> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| EgtbError::io(parent, e))?;
-    }
-    let tmp = path.with_extension("tmp");
-    if let Err(e) = write_whole(&tmp, positions, wdl_sum, words) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))
-}
-
-/// The whole cache file at `tmp`, synced.
-fn write_whole(tmp: &Path, positions: u64, wdl_sum: u64, words: &[u64]) -> Result<(), EgtbError> {
-    let io = |e| EgtbError::io(tmp, e);
-    let mut file = BufWriter::new(File::create(tmp).map_err(io)?);
-    let mut sum = Checksum::default();
-    let mut head = Vec::with_capacity(HEAD);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&positions.to_le_bytes());
-    head.extend_from_slice(&wdl_sum.to_le_bytes());
-    sum.update(&head);
-    file.write_all(&head).map_err(io)?;
-    let mut bytes = Vec::with_capacity(PIECE * 8);
-    for piece in words.chunks(PIECE) {
-        bytes.clear();
-        bytes.extend(piece.iter().flat_map(|w| w.to_le_bytes()));
-        sum.update(&bytes);
-        file.write_all(&bytes).map_err(io)?;
-    }
-    file.write_all(&sum.finish().to_le_bytes()).map_err(io)?;
-    file.flush().map_err(io)?;
-    file.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)
+    sidefile::write_checked(path, |w| {
+        let mut head = Vec::with_capacity(HEAD);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&positions.to_le_bytes());
+        head.extend_from_slice(&wdl_sum.to_le_bytes());
+        w.put(&head)?;
+        let mut bytes = Vec::with_capacity(PIECE * 8);
+        for piece in words.chunks(PIECE) {
+            bytes.clear();
+            bytes.extend(piece.iter().flat_map(|w| w.to_le_bytes()));
+            w.put(&bytes)?;
+        }
+        Ok(())
+    })
 }
 
 /// Reads the cache at `path` for a slice of `positions` positions whose `.wdl` file has the
 /// checksum `wdl_sum`: `Ok(None)` when there is none, an error saying why when the file is
 /// there but cannot serve (damaged, or left by another `.wdl` file).
 pub fn read(path: &Path, positions: u64, wdl_sum: u64) -> Result<Option<Vec<u64>>, EgtbError> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(EgtbError::io(path, e)),
-    };
     let n = positions.div_ceil(32) as usize;
     let expected = (HEAD + 8 * n + 8) as u64;
-    let len = file.metadata().map_err(|e| EgtbError::io(path, e))?.len();
-    if len != expected {
-        return Err(EgtbError::damaged(
-            path,
-            format!("{len} bytes where {positions} positions take {expected}"),
-        ));
-    }
-    let mut file = BufReader::new(file);
+    let what = format!("a cache of {positions} positions");
+    let Some(mut file) = sidefile::open_sized(path, expected, &what)? else {
+        return Ok(None);
+    };
     let io = |e| EgtbError::io(path, e);
     let mut head = [0u8; HEAD];
     file.read_exact(&mut head).map_err(io)?;

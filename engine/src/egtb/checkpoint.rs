@@ -14,13 +14,13 @@
 //! state bytes, its two wave bit sets and its don't-care bit set (u64 words); and a checksum
 //! of everything before it (u64, [`super::codec::checksum`]).
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use super::codec::Checksum;
 use super::index::Material;
+use super::sidefile;
 use super::EgtbError;
 
 const MAGIC: &[u8; 8] = b"PDTB-CKP";
@@ -89,59 +89,30 @@ pub fn write(
     wave: u32,
     slices: &[SliceState<'_>],
 ) -> Result<u64, EgtbError> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| EgtbError::io(parent, e))?;
-    }
-    let tmp = path.with_extension("tmp");
-    if let Err(e) = write_whole(&tmp, digest, wave, slices) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))?;
-    Ok(file_bytes(slices))
-}
-
-fn write_whole(
-    tmp: &Path,
-    digest: u64,
-    wave: u32,
-    slices: &[SliceState<'_>],
-) -> Result<(), EgtbError> {
-    let io = |e| EgtbError::io(tmp, e);
-    let mut file = BufWriter::new(File::create(tmp).map_err(io)?);
-    let mut sum = Checksum::default();
-    let head = header(digest, wave, slices);
-    sum.update(&head);
-    file.write_all(&head).map_err(io)?;
-    let mut bytes = Vec::with_capacity(PIECE);
-    let mut put = |bytes: &[u8]| -> Result<(), EgtbError> {
-        sum.update(bytes);
-        file.write_all(bytes).map_err(io)
-    };
-    for s in slices {
-        for piece in s.state.chunks(PIECE) {
-            bytes.clear();
-            bytes.extend(piece.iter().map(|x| x.load(Ordering::Relaxed)));
-            put(&bytes)?;
-        }
-        for set in [s.waves[0], s.waves[1], s.dont_care] {
-            for piece in set.chunks(PIECE / 8) {
+    sidefile::write_checked(path, |w| {
+        w.put(&header(digest, wave, slices))?;
+        let mut bytes = Vec::with_capacity(PIECE);
+        for s in slices {
+            for piece in s.state.chunks(PIECE) {
                 bytes.clear();
-                bytes.extend(
-                    piece
-                        .iter()
-                        .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes()),
-                );
-                put(&bytes)?;
+                bytes.extend(piece.iter().map(|x| x.load(Ordering::Relaxed)));
+                w.put(&bytes)?;
+            }
+            for set in [s.waves[0], s.waves[1], s.dont_care] {
+                for piece in set.chunks(PIECE / 8) {
+                    bytes.clear();
+                    bytes.extend(
+                        piece
+                            .iter()
+                            .flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes()),
+                    );
+                    w.put(&bytes)?;
+                }
             }
         }
-    }
-    file.write_all(&sum.finish().to_le_bytes()).map_err(io)?;
-    file.flush().map_err(io)?;
-    file.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)
+        Ok(())
+    })?;
+    Ok(file_bytes(slices))
 }
 
 /// Restores `slices` from the checkpoint at `path` and returns its wave number: `Ok(None)`
@@ -149,20 +120,11 @@ fn write_whole(
 /// or taken of other slices or against other tables). After an error the slices' state is
 /// partly overwritten and must be computed again.
 pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Option<u32>, EgtbError> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(EgtbError::io(path, e)),
+    let Some(mut file) =
+        sidefile::open_sized(path, file_bytes(slices), "a checkpoint of these slices")?
+    else {
+        return Ok(None);
     };
-    let expected = file_bytes(slices);
-    let len = file.metadata().map_err(|e| EgtbError::io(path, e))?.len();
-    if len != expected {
-        return Err(EgtbError::damaged(
-            path,
-            format!("{len} bytes where a checkpoint of these slices takes {expected}"),
-        ));
-    }
-    let mut file = BufReader::new(file);
     let io = |e| EgtbError::io(path, e);
     let mut head = header(digest, 0, slices);
     let mut got = vec![0u8; head.len()];

@@ -22,6 +22,7 @@ pub mod checkpoint;
 pub mod codec;
 pub mod index;
 pub mod probe;
+pub mod sidefile;
 pub mod verify;
 
 use std::any::Any;

@@ -1,0 +1,84 @@
+//! Writing and opening the files kept beside the tables to save time ([`super::cache`]'s
+//! resolved values, [`super::checkpoint`]'s solver states): each is written through a
+//! temporary file with a trailing checksum, and refused when its length is not the one
+//! expected.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::Path;
+
+use super::codec::Checksum;
+use super::EgtbError;
+
+/// A file being written, each byte added to its checksum.
+pub struct SumWriter<'a> {
+    file: BufWriter<File>,
+    sum: Checksum,
+    path: &'a Path,
+}
+
+impl SumWriter<'_> {
+    /// Writes `bytes`.
+    pub fn put(&mut self, bytes: &[u8]) -> Result<(), EgtbError> {
+        self.sum.update(bytes);
+        self.file
+            .write_all(bytes)
+            .map_err(|e| EgtbError::io(self.path, e))
+    }
+}
+
+/// Writes `path` through `<path>.tmp`: `body` puts the bytes, then their checksum is appended,
+/// the file synced and renamed. If anything fails the temporary file is removed, so that a
+/// full disk keeps no half-written file.
+pub fn write_checked(
+    path: &Path,
+    body: impl FnOnce(&mut SumWriter<'_>) -> Result<(), EgtbError>,
+) -> Result<(), EgtbError> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| EgtbError::io(parent, e))?;
+    }
+    let tmp = path.with_extension("tmp");
+    let whole = || -> Result<(), EgtbError> {
+        let io = |e| EgtbError::io(&tmp, e);
+        let mut w = SumWriter {
+            file: BufWriter::new(File::create(&tmp).map_err(io)?),
+            sum: Checksum::default(),
+            path: &tmp,
+        };
+        body(&mut w)?;
+        let SumWriter { mut file, sum, .. } = w;
+        file.write_all(&sum.finish().to_le_bytes()).map_err(io)?;
+        file.flush().map_err(io)?;
+        file.into_inner()
+            .map_err(|e| io(e.into_error()))?
+            .sync_all()
+            .map_err(io)
+    };
+    if let Err(e) = whole() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))
+}
+
+/// Opens `path` for reading when it is there (`Ok(None)` when it is not) and `expected` bytes
+/// long; otherwise a "damaged" error saying that `what` takes `expected` bytes.
+pub fn open_sized(
+    path: &Path,
+    expected: u64,
+    what: &str,
+) -> Result<Option<BufReader<File>>, EgtbError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(EgtbError::io(path, e)),
+    };
+    let len = file.metadata().map_err(|e| EgtbError::io(path, e))?.len();
+    if len != expected {
+        return Err(EgtbError::damaged(
+            path,
+            format!("{len} bytes where {what} takes {expected}"),
+        ));
+    }
+    Ok(Some(BufReader::new(file)))
+}
