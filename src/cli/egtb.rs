@@ -430,7 +430,7 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                 only: only.clone(),
                 on_event: &on_event,
                 checkpoints: (a.checkpoint_minutes > 0).then(|| Checkpoints {
-                    every: Duration::from_secs(60 * a.checkpoint_minutes),
+                    every: Duration::from_secs(a.checkpoint_minutes.saturating_mul(60)),
                     ..Checkpoints::default()
                 }),
             };
