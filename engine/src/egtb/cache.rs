@@ -17,7 +17,6 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::codec::Checksum;
 use super::index::Material;
 use super::sidefile;
 use super::EgtbError;
@@ -80,14 +79,9 @@ pub fn read(path: &Path, positions: u64, wdl_sum: u64) -> Result<Option<Vec<u64>
     let Some(mut file) = sidefile::open_sized(path, expected, &what)? else {
         return Ok(None);
     };
-    let io = |e| EgtbError::io(path, e);
     let mut head = [0u8; HEAD];
-    file.read_exact(&mut head).map_err(io)?;
-    let field = |k: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&head[k..k + 8]);
-        u64::from_le_bytes(w)
-    };
+    file.take(&mut head)?;
+    let field = |k: usize| sidefile::word(&head, k);
     if &head[..8] != MAGIC {
         return Err(EgtbError::damaged(path, "not a cache of resolved values"));
     }
@@ -103,26 +97,15 @@ pub fn read(path: &Path, positions: u64, wdl_sum: u64) -> Result<Option<Vec<u64>
             "made from another .wdl file than the one there now",
         ));
     }
-    let mut sum = Checksum::default();
-    sum.update(&head);
     let mut words = Vec::with_capacity(n);
     let mut bytes = vec![0u8; PIECE * 8];
     while words.len() < n {
         let k = (n - words.len()).min(PIECE);
         let piece = &mut bytes[..k * 8];
-        file.read_exact(piece).map_err(io)?;
-        sum.update(piece);
-        words.extend(piece.chunks_exact(8).map(|c| {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            u64::from_le_bytes(w)
-        }));
+        file.take(piece)?;
+        words.extend((0..k).map(|i| sidefile::word(piece, 8 * i)));
     }
-    let mut stored = [0u8; 8];
-    file.read_exact(&mut stored).map_err(io)?;
-    if sum.finish() != u64::from_le_bytes(stored) {
-        return Err(EgtbError::damaged(path, "checksum mismatch"));
-    }
+    file.finish()?;
     Ok(Some(words))
 }
 

@@ -14,7 +14,6 @@
 //! state bytes, its two wave bit sets and its don't-care bit set (u64 words); and a checksum
 //! of everything before it (u64, [`super::codec::checksum`]).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -125,34 +124,26 @@ pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Optio
     else {
         return Ok(None);
     };
-    let io = |e| EgtbError::io(path, e);
     let mut head = header(digest, 0, slices);
     let mut got = vec![0u8; head.len()];
-    file.read_exact(&mut got).map_err(io)?;
-    let field = |b: &[u8], k: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[k..k + 8]);
-        u64::from_le_bytes(w)
-    };
+    file.take(&mut got)?;
+    let field = |k: usize| sidefile::word(&got, k);
     if &got[..8] != MAGIC {
         return Err(EgtbError::damaged(path, "not a checkpoint"));
     }
-    if field(&got, 8) != VERSION {
+    if field(8) != VERSION {
         return Err(EgtbError::damaged(
             path,
-            format!(
-                "checkpoint format {}, this build reads {VERSION}",
-                field(&got, 8)
-            ),
+            format!("checkpoint format {}, this build reads {VERSION}", field(8)),
         ));
     }
-    if field(&got, 16) != digest {
+    if field(16) != digest {
         return Err(EgtbError::damaged(
             path,
             "taken against other tables than the ones there now",
         ));
     }
-    let wave = field(&got, 24);
+    let wave = field(24);
     // The header as this pair would write it at that wave: the slices must be the same.
     head[24..32].copy_from_slice(&wave.to_le_bytes());
     if got[32..] != head[32..] {
@@ -160,14 +151,11 @@ pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Optio
     }
     let wave = u32::try_from(wave)
         .map_err(|_| EgtbError::damaged(path, format!("wave {wave} out of range")))?;
-    let mut sum = Checksum::default();
-    sum.update(&got);
     let mut bytes = vec![0u8; PIECE];
     for s in slices {
         for piece in s.state.chunks(PIECE) {
             let b = &mut bytes[..piece.len()];
-            file.read_exact(b).map_err(io)?;
-            sum.update(b);
+            file.take(b)?;
             for (x, &v) in piece.iter().zip(b.iter()) {
                 x.store(v, Ordering::Relaxed);
             }
@@ -175,19 +163,14 @@ pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Optio
         for set in [s.waves[0], s.waves[1], s.dont_care] {
             for piece in set.chunks(PIECE / 8) {
                 let b = &mut bytes[..piece.len() * 8];
-                file.read_exact(b).map_err(io)?;
-                sum.update(b);
-                for (x, w) in piece.iter().zip(b.chunks_exact(8)) {
-                    x.store(field(w, 0), Ordering::Relaxed);
+                file.take(b)?;
+                for (k, x) in piece.iter().enumerate() {
+                    x.store(sidefile::word(b, 8 * k), Ordering::Relaxed);
                 }
             }
         }
     }
-    let mut tail = [0u8; 8];
-    file.read_exact(&mut tail).map_err(io)?;
-    if u64::from_le_bytes(tail) != sum.finish() {
-        return Err(EgtbError::damaged(path, "checksum mismatch"));
-    }
+    file.finish()?;
     Ok(Some(wave))
 }
 

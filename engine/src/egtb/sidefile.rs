@@ -1,10 +1,10 @@
 //! Writing and opening the files kept beside the tables to save time ([`super::cache`]'s
 //! resolved values, [`super::checkpoint`]'s solver states): each is written through a
-//! temporary file with a trailing checksum, and refused when its length is not the one
-//! expected.
+//! temporary file with a trailing checksum, and read back through the same checksum, refused
+//! when its length is not the one expected.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
 use super::codec::Checksum;
@@ -61,13 +61,50 @@ pub fn write_checked(
     std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))
 }
 
+/// A file being read, each byte added to its checksum.
+pub struct SumReader<'a> {
+    file: BufReader<File>,
+    sum: Checksum,
+    path: &'a Path,
+}
+
+impl SumReader<'_> {
+    /// Fills `bytes` from the file.
+    pub fn take(&mut self, bytes: &mut [u8]) -> Result<(), EgtbError> {
+        self.file
+            .read_exact(bytes)
+            .map_err(|e| EgtbError::io(self.path, e))?;
+        self.sum.update(bytes);
+        Ok(())
+    }
+
+    /// Reads the trailing checksum and compares it with the bytes taken.
+    pub fn finish(mut self) -> Result<(), EgtbError> {
+        let mut stored = [0u8; 8];
+        self.file
+            .read_exact(&mut stored)
+            .map_err(|e| EgtbError::io(self.path, e))?;
+        if self.sum.finish() != u64::from_le_bytes(stored) {
+            return Err(EgtbError::damaged(self.path, "checksum mismatch"));
+        }
+        Ok(())
+    }
+}
+
+/// The little-endian word at byte `k` of `bytes`.
+pub fn word(bytes: &[u8], k: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[k..k + 8]);
+    u64::from_le_bytes(w)
+}
+
 /// Opens `path` for reading when it is there (`Ok(None)` when it is not) and `expected` bytes
 /// long; otherwise a "damaged" error saying that `what` takes `expected` bytes.
-pub fn open_sized(
-    path: &Path,
+pub fn open_sized<'a>(
+    path: &'a Path,
     expected: u64,
     what: &str,
-) -> Result<Option<BufReader<File>>, EgtbError> {
+) -> Result<Option<SumReader<'a>>, EgtbError> {
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -80,5 +117,9 @@ pub fn open_sized(
             format!("{len} bytes where {what} takes {expected}"),
         ));
     }
-    Ok(Some(BufReader::new(file)))
+    Ok(Some(SumReader {
+        file: BufReader::new(file),
+        sum: Checksum::default(),
+        path,
+    }))
 }
