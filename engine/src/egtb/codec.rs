@@ -31,7 +31,7 @@
 //! before it ([`checksum`]).
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 use super::index::Material;
@@ -437,10 +437,9 @@ impl Header {
 }
 
 /// Writes a table file at `path` (through a temporary file renamed at the end, so that an
-/// interrupted build never leaves a file that looks finished).
+/// interrupted build never leaves a file that looks finished, and removed if the writing
+/// fails); returns its length in bytes.
 pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u64, EgtbError> {
-    let tmp = path.with_extension("tmp");
-    let io = |e| EgtbError::io(&tmp, e);
     let mut bytes = header.to_bytes();
     let mut offset = 0u64;
     for b in blocks {
@@ -448,35 +447,26 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
         offset += b.len() as u64;
     }
     bytes.extend_from_slice(&offset.to_le_bytes());
-    let mut sum = Checksum::default();
-    let mut file = std::io::BufWriter::new(File::create(&tmp).map_err(io)?);
-    // The header and offsets are a multiple of 8 bytes, so the checksum can be fed in parts
-    // only if each block is too: feed one contiguous buffer per 1 MiB instead.
-    let mut pending = bytes;
     let mut total = 0u64;
-    for b in blocks {
-        pending.extend_from_slice(b);
-        if pending.len() >= 1 << 20 {
-            let keep = pending.len() % 8;
-            let cut = pending.len() - keep;
-            sum.update(&pending[..cut]);
-            file.write_all(&pending[..cut]).map_err(io)?;
-            total += cut as u64;
-            pending.drain(..cut);
+    super::sidefile::write_checked(path, |w| {
+        // The header and offsets are a multiple of 8 bytes, so the checksum can be fed in
+        // parts only if each block is too: feed one contiguous buffer per 1 MiB instead.
+        let mut pending = bytes;
+        for b in blocks {
+            pending.extend_from_slice(b);
+            if pending.len() >= 1 << 20 {
+                let cut = pending.len() - pending.len() % 8;
+                w.put(&pending[..cut])?;
+                total += cut as u64;
+                pending.drain(..cut);
+            }
         }
-    }
-    sum.update(&pending);
-    file.write_all(&pending).map_err(io)?;
-    total += pending.len() as u64;
-    file.write_all(&sum.finish().to_le_bytes()).map_err(io)?;
-    total += 8;
-    file.flush().map_err(io)?;
-    file.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| EgtbError::io(path, e))?;
-    Ok(total)
+        w.put(&pending)?;
+        total += pending.len() as u64;
+        Ok(())
+    })?;
+    // The trailing checksum.
+    Ok(total + 8)
 }
 
 /// A table file read whole into memory and checked: header, offsets, checksum.
