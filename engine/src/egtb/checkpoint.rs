@@ -27,7 +27,7 @@ const VERSION: u64 = 1;
 /// Bytes converted per read or write.
 const PIECE: usize = 1 << 23;
 
-/// One slice's solver state, as [`write`] saves it and [`read`] restores it.
+/// One slice's solver state, as [`write()`] saves it and [`read()`] restores it.
 pub struct SliceState<'a> {
     /// The slice.
     pub material: Material,

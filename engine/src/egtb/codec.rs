@@ -126,7 +126,7 @@ pub fn decode_wdl_block(block: &[u8], out: &mut [u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Codes one block of values (0, 1, 2 or [`DONT_CARE`]) into `out`.
+/// Codes one block of values (0, 1, 2 or `DONT_CARE`) into `out`.
 pub fn encode_wdl_block(values: &[u8], out: &mut Vec<u8>) {
     let n = values.len();
     let mut i = 0;

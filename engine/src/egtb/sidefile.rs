@@ -1,7 +1,7 @@
-//! Writing and opening the files kept beside the tables to save time ([`super::cache`]'s
-//! resolved values, [`super::checkpoint`]'s solver states): each is written through a
-//! temporary file with a trailing checksum, and read back through the same checksum, refused
-//! when its length is not the one expected.
+//! Checked files: the tables ([`super::codec::write_file`]) and the files kept beside them to
+//! save time ([`super::cache`]'s resolved values, [`super::checkpoint`]'s solver states) are
+//! written through a temporary file with a trailing checksum; the side files are read back
+//! through the same checksum and refused when their length is not the one expected.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
