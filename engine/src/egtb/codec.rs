@@ -447,7 +447,8 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
         offset += b.len() as u64;
     }
     bytes.extend_from_slice(&offset.to_le_bytes());
-    let mut total = 0u64;
+    // Header and offsets, the blocks, and the trailing checksum.
+    let total = bytes.len() as u64 + offset + 8;
     super::sidefile::write_checked(path, |w| {
         // The header and offsets are a multiple of 8 bytes, so the checksum can be fed in
         // parts only if each block is too: feed one contiguous buffer per 1 MiB instead.
@@ -457,16 +458,12 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
             if pending.len() >= 1 << 20 {
                 let cut = pending.len() - pending.len() % 8;
                 w.put(&pending[..cut])?;
-                total += cut as u64;
                 pending.drain(..cut);
             }
         }
-        w.put(&pending)?;
-        total += pending.len() as u64;
-        Ok(())
+        w.put(&pending)
     })?;
-    // The trailing checksum.
-    Ok(total + 8)
+    Ok(total)
 }
 
 /// A table file read whole into memory and checked: header, offsets, checksum.
