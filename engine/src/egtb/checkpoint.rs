@@ -23,7 +23,8 @@ use super::sidefile;
 use super::EgtbError;
 
 const MAGIC: &[u8; 8] = b"PDTB-CKP";
-const VERSION: u64 = 1;
+// 2: the checksum runs on across pieces (format 1 restarted its word at each state piece).
+const VERSION: u64 = 2;
 /// Bytes converted per read or write.
 const PIECE: usize = 1 << 23;
 

@@ -239,14 +239,23 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// [`checksum`] computed piece by piece; the pieces must be fed in order, each a multiple of
-/// eight bytes long except the last.
+/// [`checksum`] computed piece by piece: pieces of any lengths, fed in order, give the
+/// checksum of their concatenation.
 #[derive(Clone, Copy, Debug)]
-pub struct Checksum(u64);
+pub struct Checksum {
+    h: u64,
+    /// Bytes of the word not yet complete, and how many of them are held.
+    tail: [u8; 8],
+    held: usize,
+}
 
 impl Default for Checksum {
     fn default() -> Self {
-        Checksum(0x243F_6A88_85A3_08D3)
+        Checksum {
+            h: 0x243F_6A88_85A3_08D3,
+            tail: [0; 8],
+            held: 0,
+        }
     }
 }
 
@@ -258,24 +267,39 @@ impl Checksum {
     }
 
     /// Adds `bytes`.
-    pub fn update(&mut self, bytes: &[u8]) {
+    pub fn update(&mut self, mut bytes: &[u8]) {
+        if self.held > 0 {
+            let n = (8 - self.held).min(bytes.len());
+            self.tail[self.held..self.held + n].copy_from_slice(&bytes[..n]);
+            self.held += n;
+            bytes = &bytes[n..];
+            if self.held < 8 {
+                return;
+            }
+            self.h = Self::mix(self.h, u64::from_le_bytes(self.tail));
+            self.held = 0;
+        }
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
             let mut w = [0u8; 8];
             w.copy_from_slice(c);
-            self.0 = Self::mix(self.0, u64::from_le_bytes(w));
+            self.h = Self::mix(self.h, u64::from_le_bytes(w));
         }
         let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.0 = Self::mix(self.0 ^ rest.len() as u64, u64::from_le_bytes(w));
-        }
+        self.tail[..rest.len()].copy_from_slice(rest);
+        self.held = rest.len();
     }
 
     /// The checksum.
     pub fn finish(self) -> u64 {
-        Self::mix(self.0, 0x5851_F42D_4C95_7F2D)
+        let mut h = self.h;
+        if self.held > 0 {
+            // A short last word, zero-padded, is told apart from a whole one by its length.
+            let mut w = [0u8; 8];
+            w[..self.held].copy_from_slice(&self.tail[..self.held]);
+            h = Self::mix(h ^ self.held as u64, u64::from_le_bytes(w));
+        }
+        Self::mix(h, 0x5851_F42D_4C95_7F2D)
     }
 }
 
@@ -450,18 +474,8 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
     // Header and offsets, the blocks, and the trailing checksum.
     let total = bytes.len() as u64 + offset + 8;
     super::sidefile::write_checked(path, |w| {
-        // The header and offsets are a multiple of 8 bytes, so the checksum can be fed in
-        // parts only if each block is too: feed one contiguous buffer per 1 MiB instead.
-        let mut pending = bytes;
-        for b in blocks {
-            pending.extend_from_slice(b);
-            if pending.len() >= 1 << 20 {
-                let cut = pending.len() - pending.len() % 8;
-                w.put(&pending[..cut])?;
-                pending.drain(..cut);
-            }
-        }
-        w.put(&pending)
+        w.put(&bytes)?;
+        blocks.iter().try_for_each(|b| w.put(b))
     })?;
     Ok(total)
 }
@@ -584,6 +598,35 @@ impl TableBytes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checksum_in_pieces_is_the_checksum_of_the_whole() {
+        let bytes: Vec<u8> = (0..1000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect();
+        let whole = checksum(&bytes);
+        for cuts in [
+            vec![],
+            vec![3],
+            vec![8, 9, 10, 17],
+            vec![1, 2, 3, 4, 5, 6, 7, 999],
+            vec![500],
+        ] {
+            let mut sum = Checksum::default();
+            let mut at = 0;
+            for &c in cuts.iter().chain(std::iter::once(&bytes.len())) {
+                sum.update(&bytes[at..c]);
+                at = c;
+            }
+            assert_eq!(sum.finish(), whole, "cut at {cuts:?}");
+        }
+        // A short last word counts its length: trailing zero bytes change the checksum.
+        assert_ne!(
+            checksum(&bytes[..997]),
+            checksum(&[&bytes[..997], &[0][..]].concat())
+        );
+        assert_ne!(checksum(&bytes[..1000]), checksum(&bytes[..999]));
+    }
 
     #[test]
     fn wdl_blocks_round_trip_with_dont_cares() {
