@@ -419,7 +419,12 @@ fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
                     }
                     format!("checkpoint {wave}")
                 }
-                BuildEvent::Resumed { materials, wave } => {
+                BuildEvent::Resumed {
+                    materials,
+                    wave,
+                    seconds,
+                } => {
+                    assert!(seconds > 0.0, "{seconds} s solved before the checkpoint");
                     format!("resumed {} {wave}", materials[0])
                 }
                 BuildEvent::Warning(w) => format!("warning {w}"),

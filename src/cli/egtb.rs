@@ -412,9 +412,14 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                             *bytes as f64 / (1u64 << 20) as f64
                         ));
                     }
-                    BuildEvent::Resumed { materials, wave } => {
+                    BuildEvent::Resumed {
+                        materials,
+                        wave,
+                        seconds,
+                    } => {
                         let _ = tx.send(format!(
-                            "{}: resumed from its checkpoint at wave {wave}",
+                            "{}: resumed from its checkpoint at wave {wave} \
+                             after {seconds:.1} s of solving",
                             pair_name(materials)
                         ));
                     }

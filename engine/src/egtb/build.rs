@@ -220,6 +220,8 @@ pub enum BuildEvent<'a> {
         materials: &'a [Material],
         /// The wave it resumes at.
         wave: u32,
+        /// Seconds spent solving the pair up to the checkpoint, over every run.
+        seconds: f64,
     },
 }
 
@@ -251,7 +253,8 @@ pub struct SliceReport {
     pub capped: u64,
     /// Waves run for this slice and its twin.
     pub waves: u32,
-    /// Seconds spent on this slice and its twin (both report the same).
+    /// Seconds spent on this slice and its twin (both report the same); for a pair resumed
+    /// from a checkpoint, the seconds up to the checkpoint and this run's.
     pub seconds: f64,
     /// Bytes of working memory for the slice and its twin.
     pub working_bytes: u64,
@@ -849,11 +852,12 @@ fn solve<G: TableGame>(
     let mut resumed = None;
     if ck.is_some() {
         match checkpoint::read(&ck_path, digest, &states()) {
-            Ok(Some(wave)) => {
-                resumed = Some(wave);
+            Ok(Some(at)) => {
+                resumed = Some(at);
                 (opts.on_event)(BuildEvent::Resumed {
                     materials: comp,
-                    wave,
+                    wave: at.wave,
+                    seconds: at.seconds,
                 });
             }
             Ok(None) => {}
@@ -874,7 +878,10 @@ fn solve<G: TableGame>(
     // two threads touch one state byte, so the updates are plain loads and stores that the
     // processor overlaps, where locked read-modify-writes would wait for each cache miss.
     let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
-    let mut d = resumed.unwrap_or(0);
+    let mut d = resumed.map_or(0, |r| r.wave);
+    // The pair's solving time over every run: what the checkpoint carried, and this run's.
+    let before = resumed.map_or(0.0, |r| r.seconds);
+    let solving = || before + started.elapsed().as_secs_f64();
     let mut last_checkpoint = if resumed.is_some() {
         Instant::now()
     } else {
@@ -915,9 +922,13 @@ fn solve<G: TableGame>(
         }
         // Only between waves is the state whole; not again at the wave it resumed at.
         if let Some(c) = ck {
-            if last_checkpoint.elapsed() >= c.every && resumed != Some(d) {
+            if last_checkpoint.elapsed() >= c.every && resumed.map(|r| r.wave) != Some(d) {
                 let t = Instant::now();
-                match checkpoint::write(&ck_path, digest, d, &states()) {
+                let at = checkpoint::Resume {
+                    wave: d,
+                    seconds: solving(),
+                };
+                match checkpoint::write(&ck_path, digest, at, &states()) {
                     Ok(bytes) => (opts.on_event)(BuildEvent::Checkpoint {
                         materials: comp,
                         wave: d,
@@ -1072,7 +1083,7 @@ fn solve<G: TableGame>(
             max_dtc,
             capped,
             waves,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: solving(),
             working_bytes,
             lookup_bytes: (lookup.bytes() + full.bytes()) as u64,
             wdl_bytes,

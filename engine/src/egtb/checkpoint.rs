@@ -9,7 +9,8 @@
 //! tables are written.
 //!
 //! Layout, little-endian: the magic `PDTB-CKP`, the format version (u64), a digest of the
-//! tables the pair was solved against (u64, [`digest`]), the wave number (u64), the number of
+//! tables the pair was solved against (u64, [`digest`]), the wave number (u64), the seconds
+//! spent solving the pair up to the checkpoint, over every run (f64 bits), the number of
 //! slices (u64), then per slice its material id and positions (u64 each); then per slice its
 //! state bytes, its two wave bit sets and its don't-care bit set (u64 words); and a checksum
 //! of everything before it (u64, [`super::codec::checksum`]).
@@ -23,7 +24,8 @@ use super::sidefile;
 use super::EgtbError;
 
 const MAGIC: &[u8; 8] = b"PDTB-CKP";
-// 2: the checksum runs on across pieces (format 1 restarted its word at each state piece).
+// 2: the seconds solved so far; the checksum runs on across pieces (format 1 restarted its
+// word at each state piece).
 const VERSION: u64 = 2;
 /// Bytes converted per read or write.
 const PIECE: usize = 1 << 23;
@@ -38,6 +40,15 @@ pub struct SliceState<'a> {
     pub waves: [&'a [AtomicU64]; 2],
     /// The don't-care bit set.
     pub dont_care: &'a [AtomicU64],
+}
+
+/// Where a checkpoint lets a pair resume.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resume {
+    /// The wave it was taken at.
+    pub wave: u32,
+    /// Seconds spent solving the pair up to it, over every run.
+    pub seconds: f64,
 }
 
 /// The checkpoint file of the pair whose first slice is `m`, in the variant directory `vdir`.
@@ -58,7 +69,7 @@ pub fn digest(tables: &[(Material, u64)]) -> u64 {
 
 /// The bytes of a checkpoint of `slices`.
 pub fn file_bytes(slices: &[SliceState<'_>]) -> u64 {
-    let head = 40 + 16 * slices.len() as u64;
+    let head = 48 + 16 * slices.len() as u64;
     let body: u64 = slices
         .iter()
         .map(|s| s.state.len() as u64 + 8 * (2 * s.waves[0].len() + s.dont_care.len()) as u64)
@@ -67,10 +78,17 @@ pub fn file_bytes(slices: &[SliceState<'_>]) -> u64 {
 }
 
 /// The header: everything before the slices' states.
-fn header(digest: u64, wave: u32, slices: &[SliceState<'_>]) -> Vec<u8> {
+fn header(digest: u64, at: Resume, slices: &[SliceState<'_>]) -> Vec<u8> {
     let mut head = Vec::new();
     head.extend_from_slice(MAGIC);
-    for x in [VERSION, digest, wave as u64, slices.len() as u64] {
+    let fields = [
+        VERSION,
+        digest,
+        at.wave as u64,
+        at.seconds.to_bits(),
+        slices.len() as u64,
+    ];
+    for x in fields {
         head.extend_from_slice(&x.to_le_bytes());
     }
     for s in slices {
@@ -80,17 +98,17 @@ fn header(digest: u64, wave: u32, slices: &[SliceState<'_>]) -> Vec<u8> {
     head
 }
 
-/// Writes the checkpoint of `slices` at wave `wave` to `path` through a temporary file
-/// renamed at the end (removed if the writing fails, so that a full disk keeps no
-/// half-written file); returns its bytes.
+/// Writes the checkpoint of `slices` at `at` to `path` through a temporary file renamed at
+/// the end (removed if the writing fails, so that a full disk keeps no half-written file);
+/// returns its bytes.
 pub fn write(
     path: &Path,
     digest: u64,
-    wave: u32,
+    at: Resume,
     slices: &[SliceState<'_>],
 ) -> Result<u64, EgtbError> {
     sidefile::write_checked(path, |w| {
-        w.put(&header(digest, wave, slices))?;
+        w.put(&header(digest, at, slices))?;
         let mut bytes = Vec::with_capacity(PIECE);
         for s in slices {
             for piece in s.state.chunks(PIECE) {
@@ -115,17 +133,25 @@ pub fn write(
     Ok(file_bytes(slices))
 }
 
-/// Restores `slices` from the checkpoint at `path` and returns its wave number: `Ok(None)`
+/// Restores `slices` from the checkpoint at `path` and returns where it resumes: `Ok(None)`
 /// when there is none, an error saying why when the file is there but cannot serve (damaged,
 /// or taken of other slices or against other tables). After an error the slices' state is
 /// partly overwritten and must be computed again.
-pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Option<u32>, EgtbError> {
+pub fn read(
+    path: &Path,
+    digest: u64,
+    slices: &[SliceState<'_>],
+) -> Result<Option<Resume>, EgtbError> {
     let Some(mut file) =
         sidefile::open_sized(path, file_bytes(slices), "a checkpoint of these slices")?
     else {
         return Ok(None);
     };
-    let mut head = header(digest, 0, slices);
+    let zero = Resume {
+        wave: 0,
+        seconds: 0.0,
+    };
+    let head = header(digest, zero, slices);
     let mut got = vec![0u8; head.len()];
     file.take(&mut got)?;
     let field = |k: usize| sidefile::word(&got, k);
@@ -144,14 +170,20 @@ pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Optio
             "taken against other tables than the ones there now",
         ));
     }
-    let wave = field(24);
-    // The header as this pair would write it at that wave: the slices must be the same.
-    head[24..32].copy_from_slice(&wave.to_le_bytes());
-    if got[32..] != head[32..] {
+    // The header as this pair would write it: the slices must be the same.
+    if got[40..] != head[40..] {
         return Err(EgtbError::damaged(path, "a checkpoint of other slices"));
     }
+    let wave = field(24);
     let wave = u32::try_from(wave)
         .map_err(|_| EgtbError::damaged(path, format!("wave {wave} out of range")))?;
+    let seconds = f64::from_bits(field(32));
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(EgtbError::damaged(
+            path,
+            format!("{seconds} seconds of solving"),
+        ));
+    }
     let mut bytes = vec![0u8; PIECE];
     for s in slices {
         for piece in s.state.chunks(PIECE) {
@@ -172,7 +204,7 @@ pub fn read(path: &Path, digest: u64, slices: &[SliceState<'_>]) -> Result<Optio
         }
     }
     file.finish()?;
-    Ok(Some(wave))
+    Ok(Some(Resume { wave, seconds }))
 }
 
 #[cfg(test)]
@@ -238,7 +270,11 @@ mod tests {
         let src = slices(&src);
         let p = path(&dir, m1);
         assert_eq!(read(&p, 5, &src).ok(), Some(None), "no file yet");
-        let bytes = write(&p, 5, 17, &src).expect("written");
+        let at = Resume {
+            wave: 17,
+            seconds: 123.5,
+        };
+        let bytes = write(&p, 5, at, &src).expect("written");
         assert_eq!(std::fs::metadata(&p).map(|m| m.len()).ok(), Some(bytes));
         assert!(!p.with_extension("tmp").exists());
 
@@ -246,7 +282,7 @@ mod tests {
         let dst = [(m1, &b1), (m2, &b2)];
         let dst = slices(&dst);
         assert!(!same(&src, &dst));
-        assert_eq!(read(&p, 5, &dst).ok(), Some(Some(17)));
+        assert_eq!(read(&p, 5, &dst).ok(), Some(Some(at)));
         assert!(same(&src, &dst));
 
         let refused =
@@ -263,9 +299,15 @@ mod tests {
         refused(5, &slices(&short), "bytes where");
 
         let original = std::fs::read(&p).expect("readable");
-        for (at, why) in [(0, "not a checkpoint"), (8, "format"), (500, "checksum")] {
+        let damages = [
+            (0, 0x40, "not a checkpoint"),
+            (8, 0x40, "format"),
+            (39, 0x80, "-123.5 seconds of solving"),
+            (500, 0x40, "checksum"),
+        ];
+        for (at, flip, why) in damages {
             let mut damaged = original.clone();
-            damaged[at] ^= 0x40;
+            damaged[at] ^= flip;
             std::fs::write(&p, &damaged).expect("writable");
             refused(5, &dst, why);
         }
