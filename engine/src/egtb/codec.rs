@@ -480,6 +480,45 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
     Ok(total)
 }
 
+/// Opens the table file `path` for reading: [`EgtbError::Missing`] when it is not there.
+pub fn open_table(path: &Path) -> Result<File, EgtbError> {
+    File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            EgtbError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            EgtbError::io(path, e)
+        }
+    })
+}
+
+/// Checks a table file's offsets, `offset(b)` for every block `b` of `blocks` and the end
+/// (`b = blocks`): they must never fall, and the last must be `data_len`, the bytes between
+/// the offset table and the checksum.
+pub fn check_offsets(
+    path: &Path,
+    blocks: usize,
+    data_len: u64,
+    offset: impl Fn(usize) -> u64,
+) -> Result<(), EgtbError> {
+    let mut previous = 0;
+    for b in 0..=blocks {
+        let o = offset(b);
+        if o < previous || o > data_len {
+            return Err(EgtbError::damaged(path, format!("bad offset of block {b}")));
+        }
+        previous = o;
+    }
+    if previous != data_len {
+        return Err(EgtbError::damaged(
+            path,
+            "data length disagrees with the offsets",
+        ));
+    }
+    Ok(())
+}
+
 /// A table file read whole into memory and checked: header, offsets, checksum.
 #[derive(Debug)]
 pub struct TableBytes {
@@ -500,17 +539,9 @@ impl TableBytes {
         positions: u64,
     ) -> Result<TableBytes, EgtbError> {
         let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::NotFound {
-                    EgtbError::Missing {
-                        path: path.to_path_buf(),
-                    }
-                } else {
-                    EgtbError::io(path, e)
-                }
-            })?;
+        open_table(path)?
+            .read_to_end(&mut bytes)
+            .map_err(|e| EgtbError::io(path, e))?;
         Self::from_bytes(bytes, path, kind, variant, material, positions)
     }
 
@@ -543,21 +574,7 @@ impl TableBytes {
             offsets_at,
             data_at,
         };
-        let data_len = (body - data_at) as u64;
-        let mut previous = 0;
-        for b in 0..=blocks {
-            let o = t.offset(b);
-            if o < previous || o > data_len {
-                return Err(EgtbError::damaged(path, format!("bad offset of block {b}")));
-            }
-            previous = o;
-        }
-        if previous != data_len {
-            return Err(EgtbError::damaged(
-                path,
-                "data length disagrees with the offsets",
-            ));
-        }
+        check_offsets(path, blocks, (body - data_at) as u64, |b| t.offset(b))?;
         Ok(t)
     }
 

@@ -26,8 +26,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::build::slice_path;
-use super::codec::{self, Checksum, Header, Kind, TableBytes, BLOCK};
+use super::codec::{self, Header, Kind, TableBytes, BLOCK};
 use super::index::{Material, Placement, SliceIndex};
+use super::sidefile::{self, SumReader};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::{Duplicates, Game};
 use crate::record::DrawCounters;
@@ -104,61 +105,27 @@ struct DtcFile {
 
 impl DtcFile {
     fn open(path: &Path, variant: &str, m: Material, positions: u64) -> Result<Self, EgtbError> {
-        let io = |e| EgtbError::io(path, e);
-        let mut file = File::open(path).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
-                EgtbError::Missing {
-                    path: path.to_path_buf(),
-                }
-            } else {
-                io(e)
-            }
-        })?;
-        let len = file.metadata().map_err(io)?.len();
-        let mut head = vec![0u8; codec::HEADER_BYTES];
-        file.read_exact(&mut head)
-            .map_err(|_| EgtbError::damaged(path, "shorter than a header"))?;
+        let file = codec::open_table(path)?;
+        let len = file.metadata().map_err(|e| EgtbError::io(path, e))?.len();
+        // The file is read through once for its checksum, then kept open for block reads.
+        let mut r = SumReader::new(file, path);
+        let mut head = vec![0u8; len.min(codec::HEADER_BYTES as u64) as usize];
+        r.take(&mut head)?;
         let header = Header::parse(&head, path, Kind::Dtc, variant, m)?;
         header.check_positions(path, positions)?;
         let blocks = header.blocks() as usize;
+        let data_at = (codec::HEADER_BYTES + 8 * (blocks + 1)) as u64;
+        if len < data_at + 8 {
+            return Err(EgtbError::damaged(path, "truncated before its data"));
+        }
         let mut raw = vec![0u8; 8 * (blocks + 1)];
-        file.read_exact(&mut raw)
-            .map_err(|_| EgtbError::damaged(path, "truncated offset table"))?;
-        let offsets: Vec<u64> = raw
-            .chunks_exact(8)
-            .map(|c| {
-                let mut w = [0u8; 8];
-                w.copy_from_slice(c);
-                u64::from_le_bytes(w)
-            })
-            .collect();
-        let data_at = (codec::HEADER_BYTES + raw.len()) as u64;
-        let data_len = offsets.last().copied().unwrap_or(0);
-        if data_at + data_len + 8 != len || offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(EgtbError::damaged(
-                path,
-                "offsets disagree with the file's length",
-            ));
-        }
-        // The checksum, streamed through once.
-        let mut sum = Checksum::default();
-        sum.update(&head);
-        sum.update(&raw);
-        let mut left = data_len;
-        let mut buf = vec![0u8; 1 << 20];
-        while left > 0 {
-            let n = left.min(buf.len() as u64) as usize;
-            file.read_exact(&mut buf[..n]).map_err(io)?;
-            sum.update(&buf[..n]);
-            left -= n as u64;
-        }
-        let mut stored = [0u8; 8];
-        file.read_exact(&mut stored).map_err(io)?;
-        if sum.finish() != u64::from_le_bytes(stored) {
-            return Err(EgtbError::damaged(path, "checksum mismatch"));
-        }
+        r.take(&mut raw)?;
+        let offsets: Vec<u64> = (0..=blocks).map(|b| sidefile::word(&raw, 8 * b)).collect();
+        let data_len = len - data_at - 8;
+        codec::check_offsets(path, blocks, data_len, |b| offsets[b])?;
+        r.pass(data_len)?;
         Ok(DtcFile {
-            file: std::sync::Mutex::new(file),
+            file: std::sync::Mutex::new(r.into_file()?),
             offsets,
             data_at,
         })
@@ -533,5 +500,82 @@ impl<G: TableGame> TableProbe<G> for TableSet<G> {
             self.bytes as f64 / (1u64 << 20) as f64,
             self.dir.display()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes a `.dtc` file of `values` (distances) at `path`.
+    fn write_dtc(path: &Path, m: Material, values: &[u8]) {
+        let blocks: Vec<Vec<u8>> = values
+            .chunks(BLOCK)
+            .map(|c| {
+                let mut b = Vec::new();
+                codec::encode_dtc_block(c, &mut b);
+                b
+            })
+            .collect();
+        let header = Header {
+            kind: Kind::Dtc,
+            variant: "english".into(),
+            material: m,
+            positions: values.len() as u64,
+            counts: [0; 4],
+            max_dtc: 40,
+        };
+        codec::write_file(path, &header, &blocks).expect("written");
+    }
+
+    #[test]
+    fn distance_files_open_for_block_reads_and_damage_is_named() {
+        let dir = std::env::temp_dir().join(format!("polydam-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("m0k2-m0k1.dtc");
+        let m = Material::new(0, 2, 0, 1);
+        let values: Vec<u8> = (0..2 * BLOCK + 77).map(|i| (i / 7 % 41) as u8).collect();
+        let n = values.len() as u64;
+        write_dtc(&path, m, &values);
+        let d = DtcFile::open(&path, "english", m, n).expect("opens");
+        for i in [0, 6, 7, BLOCK - 1, BLOCK, BLOCK + 500, 2 * BLOCK + 76] {
+            assert_eq!(d.get(i as u64), Some(values[i]), "position {i}");
+        }
+        let good = std::fs::read(&path).expect("reads");
+        let refused = |bytes: &[u8], why: &str| {
+            std::fs::write(&path, bytes).expect("written");
+            let e = DtcFile::open(&path, "english", m, n).expect_err("damaged");
+            assert!(matches!(e, EgtbError::Damaged { .. }), "{e}");
+            assert!(e.to_string().contains("m0k2-m0k1.dtc"), "{e}");
+            assert!(e.to_string().contains(why), "{e}");
+        };
+        // A flipped bit in the data, a cut or a lengthened end (the end is block 3's offset),
+        // an offset past the data, a file cut in its offsets or its header.
+        let mut flipped = good.clone();
+        flipped[good.len() - 30] ^= 4;
+        refused(&flipped, "checksum mismatch");
+        refused(&good[..good.len() - 9], "bad offset of block 3");
+        refused(
+            &[&good[..], &[0; 5]].concat(),
+            "data length disagrees with the offsets",
+        );
+        let mut bad_offset = good.clone();
+        bad_offset[codec::HEADER_BYTES + 8..codec::HEADER_BYTES + 16]
+            .copy_from_slice(&u64::MAX.to_le_bytes());
+        refused(&bad_offset, "bad offset of block 1");
+        refused(
+            &good[..codec::HEADER_BYTES + 8],
+            "truncated before its data",
+        );
+        refused(&good[..20], "shorter than a header");
+        std::fs::write(&path, &good).expect("written");
+        let other = DtcFile::open(&path, "english", m, n + 1).expect_err("another layout");
+        assert!(other.to_string().contains("positions"), "{other}");
+        let missing = DtcFile::open(&dir.join("m0k1-m0k2.dtc"), "english", m, n).err();
+        assert!(
+            matches!(missing, Some(EgtbError::Missing { .. })),
+            "{missing:?}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -1,7 +1,8 @@
 //! Checked files: the tables ([`super::codec::write_file`]) and the files kept beside them to
 //! save time ([`super::cache`]'s resolved values, [`super::checkpoint`]'s solver states) are
 //! written through a temporary file with a trailing checksum; the side files are read back
-//! through the same checksum and refused when their length is not the one expected.
+//! through the same checksum and refused when their length is not the one expected (the
+//! `.dtc` files a probe keeps open are checked through it too).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -68,7 +69,16 @@ pub struct SumReader<'a> {
     path: &'a Path,
 }
 
-impl SumReader<'_> {
+impl<'a> SumReader<'a> {
+    /// Reads `file` (opened from `path`, which errors name) from where it stands.
+    pub fn new(file: File, path: &'a Path) -> SumReader<'a> {
+        SumReader {
+            file: BufReader::new(file),
+            sum: Checksum::default(),
+            path,
+        }
+    }
+
     /// Fills `bytes` from the file.
     pub fn take(&mut self, bytes: &mut [u8]) -> Result<(), EgtbError> {
         self.file
@@ -78,8 +88,24 @@ impl SumReader<'_> {
         Ok(())
     }
 
+    /// Adds the next `n` bytes to the checksum without keeping them.
+    pub fn pass(&mut self, mut n: u64) -> Result<(), EgtbError> {
+        let mut buf = vec![0u8; (n as usize).min(1 << 20)];
+        while n > 0 {
+            let k = (n as usize).min(buf.len());
+            self.take(&mut buf[..k])?;
+            n -= k as u64;
+        }
+        Ok(())
+    }
+
     /// Reads the trailing checksum and compares it with the bytes taken.
-    pub fn finish(mut self) -> Result<(), EgtbError> {
+    pub fn finish(self) -> Result<(), EgtbError> {
+        self.into_file().map(drop)
+    }
+
+    /// [`SumReader::finish`], handing the file back (for reads at offsets of its own).
+    pub fn into_file(mut self) -> Result<File, EgtbError> {
         let mut stored = [0u8; 8];
         self.file
             .read_exact(&mut stored)
@@ -87,7 +113,7 @@ impl SumReader<'_> {
         if self.sum.finish() != u64::from_le_bytes(stored) {
             return Err(EgtbError::damaged(self.path, "checksum mismatch"));
         }
-        Ok(())
+        Ok(self.file.into_inner())
     }
 }
 
@@ -117,9 +143,5 @@ pub fn open_sized<'a>(
             format!("{len} bytes where {what} takes {expected}"),
         ));
     }
-    Ok(Some(SumReader {
-        file: BufReader::new(file),
-        sum: Checksum::default(),
-        path,
-    }))
+    Ok(Some(SumReader::new(file, path)))
 }
