@@ -561,6 +561,121 @@ fn egtb_verify_resumes_from_its_ledger() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A verification stopped inside a large slice resumes after its last recorded segment and
+/// ends with the figures of a whole run; a record of other files, or one that does not fit,
+/// is not used.
+#[test]
+fn egtb_verify_stopped_in_a_slice_resumes_after_its_last_segment() {
+    use polydam_engine::egtb::build::BuildEvent;
+    use polydam_engine::egtb::verify::{verify_in_segments, SliceCheck, LEDGER, PARTS};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::Mutex;
+    let target = Material::new(0, 3, 0, 1);
+    let dir = temp_dir("vparts");
+    build_and_verify::<Intl>(&dir, 4, &[target]);
+    let vdir = dir.join(Intl::NAME);
+    let (ledger, parts) = (vdir.join(LEDGER), vdir.join(PARTS));
+    let recorded = std::fs::read_to_string(&ledger).expect("written");
+    let whole = recorded
+        .lines()
+        .find(|l| l.starts_with("m0k3-m0k1\t"))
+        .expect("recorded")
+        .to_string();
+    // The target forgotten by the ledger, so that it is checked again, 32 blocks at a time.
+    let forget =
+        || std::fs::write(&ledger, recorded.replace(&format!("{whole}\n"), "")).expect("written");
+    let records = || -> Vec<String> {
+        std::fs::read_to_string(&parts)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("m0k3-m0k1\t"))
+            .map(String::from)
+            .collect()
+    };
+    let last_in_ledger = || {
+        let text = std::fs::read_to_string(&ledger).expect("written");
+        text.lines()
+            .rfind(|l| l.starts_with("m0k3-m0k1\t"))
+            .map(String::from)
+    };
+    let segment = 32 * BLOCK as u64;
+    let size = SliceIndex::new(Intl::board(), target).size;
+    assert!(size > 4 * segment, "{size} positions");
+    // Checks the target again; the report, and the target's check as reported.
+    let run = |events: &(dyn Fn(BuildEvent<'_>) + Sync)| {
+        let checks: Mutex<Vec<SliceCheck>> = Mutex::new(Vec::new());
+        let on_event = |e: BuildEvent<'_>| {
+            if let BuildEvent::Checked(c) = &e {
+                if c.material == target && !c.earlier {
+                    checks.lock().expect("lock").push((*c).clone());
+                }
+            }
+            events(e);
+        };
+        let report = verify_in_segments::<Intl>(&dir, 4, &[target], false, segment, &on_event)
+            .expect("verifies");
+        assert_eq!(report.inconsistencies, 0, "{:?}", report.examples);
+        let mut checks = checks.into_inner().expect("lock");
+        assert_eq!(checks.len(), 1, "{checks:?}");
+        (report, checks.remove(0))
+    };
+    forget();
+    // The process killed right after the third segment was recorded.
+    let stop = |e: BuildEvent<'_>| {
+        if matches!(e, BuildEvent::Progress { .. }) && records().len() >= 3 {
+            panic!("stopped after three segments");
+        }
+    };
+    assert!(catch_unwind(AssertUnwindSafe(|| run(&stop))).is_err());
+    assert_eq!(records().len(), 3, "{:?}", records());
+    assert_eq!(last_in_ledger(), None);
+    let (_, c) = run(&|_| {});
+    assert_eq!(c.resumed_from, 3 * segment);
+    assert!(c.seconds > 0.0);
+    assert_eq!(last_in_ledger().as_deref(), Some(whole.as_str()));
+    // A record of other files (its .wdl checksum changed) is not used: checked whole.
+    forget();
+    let mut fields: Vec<String> = records()[2].split('\t').map(String::from).collect();
+    fields[4] = "0123456789abcdef".into();
+    let mut text = std::fs::read_to_string(&parts).expect("recorded");
+    text.push_str(&(fields.join("\t") + "\n"));
+    std::fs::write(&parts, &text).expect("written");
+    let (report, c) = run(&|_| {});
+    assert_eq!(c.resumed_from, 0);
+    assert!(
+        report.ledger_problems.is_empty(),
+        "{:?}",
+        report.ledger_problems
+    );
+    assert_eq!(last_in_ledger().as_deref(), Some(whole.as_str()));
+    // A record that does not fit (positions checked not a whole number of blocks) is named.
+    forget();
+    fields = records()[0].split('\t').map(String::from).collect();
+    fields[6] = (3 * segment + 1).to_string();
+    let head = text.lines().next().expect("a heading").to_string();
+    std::fs::write(&parts, format!("{head}\n{}\n", fields.join("\t"))).expect("written");
+    let (report, c) = run(&|_| {});
+    assert_eq!(c.resumed_from, 0);
+    assert_eq!(
+        report.ledger_problems.len(),
+        1,
+        "{:?}",
+        report.ledger_problems
+    );
+    assert!(
+        report.ledger_problems[0].contains("verifying.tsv line 2"),
+        "{:?}",
+        report.ledger_problems
+    );
+    assert_eq!(last_in_ledger().as_deref(), Some(whole.as_str()));
+    // Checking everything again forgets both records (the whole slice is one default segment).
+    let quiet = |_: BuildEvent<'_>| {};
+    let again = verify::<Intl>(&dir, 4, &[target], true, &quiet).expect("verifies");
+    assert_eq!(again.resumed, 0);
+    assert!(!parts.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Rewrites one slice file of `vdir` (a valid file, checksum and all) with its decoded values
 /// changed by `plant`.
 fn plant_in<G: TableGame>(vdir: &Path, m: Material, kind: Kind, plant: impl FnOnce(&mut [u8])) {

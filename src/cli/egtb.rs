@@ -472,8 +472,21 @@ fn check_line(c: &SliceCheck) -> String {
         )
     } else {
         format!(
-            "{}: {} positions, {} re-derived ({} with distances), {} inconsistencies, {:.1} s",
-            c.material, c.positions, c.checked, c.dtc_checked, c.inconsistencies, c.seconds
+            "{}: {} positions, {} re-derived ({} with distances), {} inconsistencies, {:.1} s{}",
+            c.material,
+            c.positions,
+            c.checked,
+            c.dtc_checked,
+            c.inconsistencies,
+            c.seconds,
+            if c.resumed_from > 0 {
+                format!(
+                    " (resumed after position {}, checked by an earlier run)",
+                    c.resumed_from
+                )
+            } else {
+                String::new()
+            }
         )
     }
 }

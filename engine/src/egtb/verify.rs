@@ -12,7 +12,10 @@
 //!
 //! A verification resumes: every slice found consistent is recorded in the variant's
 //! [`LEDGER`] with its files' checksums, and a later run takes it from there when its files
-//! still read back whole with the same checksums (`again` checks everything anew).
+//! still read back whole with the same checksums (`again` checks everything anew). A slice
+//! larger than a segment ([`SEGMENT`] positions) is checked a segment at a time, and each
+//! consistent segment is recorded in [`PARTS`]: a run stopped in the middle of a large slice
+//! resumes it after its last recorded segment, on the same conditions.
 
 use std::io::Write;
 use std::path::Path;
@@ -61,6 +64,19 @@ pub const LEDGER: &str = "verified.tsv";
 const LEDGER_HEAD: &str = "# polydam egtb verify: slice, positions, re-derived, with distances, \
                            .wdl checksum, .dtc checksum (- without one)";
 
+/// The file in a variant's table directory that records how far the slices being verified
+/// got, segment by segment.
+pub const PARTS: &str = "verifying.tsv";
+
+const PARTS_HEAD: &str = "# polydam egtb verify, slices in progress: slice, positions, \
+                          re-derived, with distances, .wdl checksum, .dtc checksum, \
+                          positions checked (a whole number of blocks), seconds";
+
+/// Positions checked between two records of a large slice's progress in [`PARTS`].
+pub const SEGMENT: u64 = 1 << 26;
+
+const _: () = assert!(SEGMENT.is_multiple_of(BLOCK as u64));
+
 /// One slice's check, as reported while verifying and recorded in the [`LEDGER`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SliceCheck {
@@ -78,6 +94,9 @@ pub struct SliceCheck {
     pub seconds: f64,
     /// Whether it was taken from the ledger of an earlier run.
     pub earlier: bool,
+    /// Its first positions, checked by an earlier run that stopped in the slice (0 when this
+    /// run checked it whole); `seconds` and the counts include that run's.
+    pub resumed_from: u64,
     /// The checksums stored at the end of its `.wdl` and `.dtc` files.
     pub checksums: (u64, Option<u64>),
 }
@@ -112,28 +131,60 @@ impl SliceCheck {
             inconsistencies: 0,
             seconds: 0.0,
             earlier: true,
+            resumed_from: 0,
             checksums: (hex(wdl)?, if dtc == "-" { None } else { Some(hex(dtc)?) }),
         })
     }
+
+    /// The [`PARTS`] line saying that its first `done` positions are checked, consistent.
+    fn part_line(&self, done: u64) -> String {
+        let line = self.ledger_line();
+        format!("{}\t{done}\t{:.3}\n", line.trim_end(), self.seconds)
+    }
+
+    /// Reads a [`PARTS`] line: the check so far, the positions it covers as `resumed_from`.
+    fn parse_part(line: &str) -> Option<SliceCheck> {
+        let f: Vec<&str> = line.split('\t').collect();
+        let [.., done, seconds] = f[..] else {
+            return None;
+        };
+        let mut c = SliceCheck::parse(&f[..f.len() - 2].join("\t"))?;
+        let done: u64 = done.parse().ok()?;
+        c.seconds = seconds
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
+        c.earlier = false;
+        c.resumed_from = done;
+        let fits = done.is_multiple_of(BLOCK as u64)
+            && done < c.positions
+            && c.dtc_checked <= c.checked
+            && c.checked <= done;
+        fits.then_some(c)
+    }
 }
 
-/// The slices recorded in `path` (the last line of each slice wins), and the lines that
-/// could not be read. A missing ledger records nothing.
-fn read_ledger(path: &Path) -> Result<(Vec<SliceCheck>, Vec<String>), EgtbError> {
+/// The records of `path` read by `parse` (the last line of each slice wins), and the lines
+/// that could not be read. A missing file records nothing.
+fn read_records<T>(
+    path: &Path,
+    parse: impl Fn(&str) -> Option<T>,
+    material: impl Fn(&T) -> Material,
+) -> Result<(Vec<T>, Vec<String>), EgtbError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
         Err(e) => return Err(EgtbError::io(path, e)),
     };
-    let mut found: Vec<SliceCheck> = Vec::new();
+    let mut found: Vec<T> = Vec::new();
     let mut problems = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        match SliceCheck::parse(line) {
+        match parse(line) {
             Some(c) => {
-                found.retain(|o| o.material != c.material);
+                found.retain(|o| material(o) != material(&c));
                 found.push(c);
             }
             None => problems.push(format!(
@@ -146,8 +197,8 @@ fn read_ledger(path: &Path) -> Result<(Vec<SliceCheck>, Vec<String>), EgtbError>
     Ok((found, problems))
 }
 
-/// Appends `check` to the ledger at `path` (written with its heading when new).
-fn record(path: &Path, check: &SliceCheck) -> Result<(), EgtbError> {
+/// Appends `line` to the record file at `path` (written with `head` when new).
+fn append(path: &Path, head: &str, line: &str) -> Result<(), EgtbError> {
     let fresh = !path.exists();
     let mut f = std::fs::OpenOptions::new()
         .create(true)
@@ -156,10 +207,10 @@ fn record(path: &Path, check: &SliceCheck) -> Result<(), EgtbError> {
         .map_err(|e| EgtbError::io(path, e))?;
     let mut text = String::new();
     if fresh {
-        text.push_str(LEDGER_HEAD);
+        text.push_str(head);
         text.push('\n');
     }
-    text.push_str(&check.ledger_line());
+    text.push_str(line);
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_data())
         .map_err(|e| EgtbError::io(path, e))
@@ -181,7 +232,8 @@ fn file_checksums<G: TableGame>(vdir: &Path, m: Material) -> Result<(u64, Option
 
 /// Verifies every slice of up to `pieces` pieces of `G` in `dir` (only those that `only`'s
 /// slices lead to, when `only` is not empty). Slices that the [`LEDGER`] records as verified,
-/// with files unchanged since, are taken from it unless `again` (which starts a new ledger).
+/// with files unchanged since, are taken from it unless `again` (which starts a new ledger),
+/// and a large slice resumes after the last segment that [`PARTS`] records.
 pub fn verify<G: TableGame>(
     dir: &std::path::Path,
     pieces: u32,
@@ -189,20 +241,39 @@ pub fn verify<G: TableGame>(
     again: bool,
     on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<VerifyReport, EgtbError> {
+    verify_in_segments::<G>(dir, pieces, only, again, SEGMENT, on_event)
+}
+
+/// [`verify()`], recording a slice's progress every `segment` positions (rounded up to whole
+/// blocks) instead of every [`SEGMENT`].
+pub fn verify_in_segments<G: TableGame>(
+    dir: &std::path::Path,
+    pieces: u32,
+    only: &[Material],
+    again: bool,
+    segment: u64,
+    on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<VerifyReport, EgtbError> {
     let vdir = variant_dir(dir, G::NAME);
     let board = G::board();
     let order = needed::<G>(pieces, only);
     let ledger = vdir.join(LEDGER);
+    let parts = vdir.join(PARTS);
+    let segment = segment.max(1).div_ceil(BLOCK as u64) * BLOCK as u64;
     let mut report = VerifyReport::default();
-    let earlier = if again {
-        if ledger.exists() {
-            std::fs::remove_file(&ledger).map_err(|e| EgtbError::io(&ledger, e))?;
+    let (earlier, partial) = if again {
+        for path in [&ledger, &parts] {
+            if path.exists() {
+                std::fs::remove_file(path).map_err(|e| EgtbError::io(path, e))?;
+            }
         }
-        Vec::new()
+        (Vec::new(), Vec::new())
     } else {
-        let (found, problems) = read_ledger(&ledger)?;
+        let (found, problems) = read_records(&ledger, SliceCheck::parse, |c| c.material)?;
+        let (partial, more) = read_records(&parts, SliceCheck::parse_part, |p| p.material)?;
         report.ledger_problems = problems;
-        found
+        report.ledger_problems.extend(more);
+        (found, partial)
     };
     let mut lookup = Lookup::<G>::default();
     // Slices taken from the ledger, not read back yet (only needed if a later slice is checked).
@@ -282,13 +353,22 @@ pub fn verify<G: TableGame>(
                 .ok_or_else(|| EgtbError::Invalid(format!("slice {c} not loaded")))?;
             let index = full.index;
             let has_dtc = dists[k].is_some();
-            let checked = AtomicU64::new(0);
-            let dtc_checked = AtomicU64::new(0);
+            let checksums = (
+                super::cache::stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
+                dtc_sums[k],
+            );
+            // An earlier run's consistent segments of these very files are not checked again.
+            let before = partial
+                .iter()
+                .find(|p| p.material == c && p.positions == index.size && p.checksums == checksums);
+            let from = before.map_or(0, |p| p.resumed_from);
+            let seconds_before = before.map_or(0.0, |p| p.seconds);
+            let checked = AtomicU64::new(before.map_or(0, |p| p.checked));
+            let dtc_checked = AtomicU64::new(before.map_or(0, |p| p.dtc_checked));
             let bad = AtomicU64::new(0);
             let examples: Mutex<Vec<String>> = Mutex::new(Vec::new());
-            let chunks = (index.size as usize).div_ceil(BLOCK);
-            let done = AtomicU64::new(0);
-            for_each_index(chunks, Default::default, |scratch, ch| {
+            let done = AtomicU64::new(from);
+            let check_chunk = |scratch: &mut (Vec<G::Move>, MenCache, Vec<Kid>), ch: usize| {
                 let (moves, cache, kids): &mut (Vec<G::Move>, MenCache, Vec<Kid>) = scratch;
                 let lo = (ch * BLOCK) as u64;
                 let hi = (lo + BLOCK as u64).min(index.size);
@@ -401,20 +481,38 @@ pub fn verify<G: TableGame>(
                         total: index.size,
                     });
                 }
-            });
-            let check = SliceCheck {
+            };
+            let so_far = |resumed_from| SliceCheck {
                 material: c,
                 positions: index.size,
-                checked: checked.into_inner(),
-                dtc_checked: dtc_checked.into_inner(),
-                inconsistencies: bad.into_inner(),
-                seconds: started.elapsed().as_secs_f64(),
+                checked: checked.load(Ordering::Relaxed),
+                dtc_checked: dtc_checked.load(Ordering::Relaxed),
+                inconsistencies: bad.load(Ordering::Relaxed),
+                seconds: seconds_before + started.elapsed().as_secs_f64(),
                 earlier: false,
-                checksums: (
-                    super::cache::stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
-                    dtc_sums[k],
-                ),
+                resumed_from,
+                checksums,
             };
+            let mut lo = from;
+            while lo < index.size {
+                let hi = (lo + segment).min(index.size);
+                let first = (lo / BLOCK as u64) as usize;
+                let chunks = ((hi - lo) as usize).div_ceil(BLOCK);
+                for_each_index(chunks, Default::default, |scratch, j| {
+                    check_chunk(scratch, first + j)
+                });
+                // A stopped run resumes after the last segment recorded (only while consistent).
+                if hi < index.size && bad.load(Ordering::Relaxed) == 0 {
+                    append(&parts, PARTS_HEAD, &so_far(from).part_line(hi))?;
+                    on_event(BuildEvent::Progress {
+                        step: Step::Init,
+                        done: hi,
+                        total: index.size,
+                    });
+                }
+                lo = hi;
+            }
+            let check = so_far(from);
             report.slices += 1;
             report.positions += check.positions;
             report.checked += check.checked;
@@ -426,7 +524,7 @@ pub fn verify<G: TableGame>(
                     .extend(ex.into_iter().take(10 - report.examples.len().min(10)));
             }
             if check.inconsistencies == 0 {
-                record(&ledger, &check)?;
+                append(&ledger, LEDGER_HEAD, &check.ledger_line())?;
             }
             on_event(BuildEvent::Checked(&check));
         }
