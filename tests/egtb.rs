@@ -533,17 +533,7 @@ fn egtb_verify_resumes_from_its_ledger() {
     let third = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect("verifies");
     assert_eq!(third.resumed, first.slices - 1);
     assert_eq!(third.checked, first.checked);
-    assert_eq!(
-        third.ledger_problems.len(),
-        1,
-        "{:?}",
-        third.ledger_problems
-    );
-    assert!(
-        third.ledger_problems[0].contains("line "),
-        "{:?}",
-        third.ledger_problems
-    );
+    one_problem(&third.ledger_problems, "line ");
     // The slice checked again was recorded again: nothing is left to check.
     let fourth = verify::<Diagonal<English>>(&dir, 3, &[], false, &quiet).expect("verifies");
     assert_eq!(fourth.resumed, first.slices);
@@ -656,17 +646,7 @@ fn egtb_verify_stopped_in_a_slice_resumes_after_its_last_segment() {
     std::fs::write(&parts, format!("{head}\n{}\n", fields.join("\t"))).expect("written");
     let (report, c) = run(&|_| {});
     assert_eq!(c.resumed_from, 0);
-    assert_eq!(
-        report.ledger_problems.len(),
-        1,
-        "{:?}",
-        report.ledger_problems
-    );
-    assert!(
-        report.ledger_problems[0].contains("verifying.tsv line 2"),
-        "{:?}",
-        report.ledger_problems
-    );
+    one_problem(&report.ledger_problems, "verifying.tsv line 2");
     assert_eq!(last_in_ledger().as_deref(), Some(whole.as_str()));
     // Checking everything again forgets both records (the whole slice is one default segment).
     let quiet = |_: BuildEvent<'_>| {};
@@ -674,6 +654,12 @@ fn egtb_verify_stopped_in_a_slice_resumes_after_its_last_segment() {
     assert_eq!(again.resumed, 0);
     assert!(!parts.exists());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Asserts that `problems` is one warning, saying `says`.
+fn one_problem(problems: &[String], says: &str) {
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains(says), "{problems:?}");
 }
 
 /// Rewrites one slice file of `vdir` (a valid file, checksum and all) with its decoded values

@@ -612,6 +612,39 @@ impl TableBytes {
     }
 }
 
+/// Codes `values` (values or distances, as `kind` says) block by block and writes them as the
+/// table file `path` of `variant`'s slice `m`; its header (made-up counts), for tests.
+#[cfg(test)]
+pub(crate) fn write_coded(
+    path: &Path,
+    kind: Kind,
+    variant: &str,
+    m: Material,
+    values: &[u8],
+) -> Header {
+    let blocks: Vec<Vec<u8>> = values
+        .chunks(BLOCK)
+        .map(|c| {
+            let mut b = Vec::new();
+            match kind {
+                Kind::Wdl => encode_wdl_block(c, &mut b),
+                Kind::Dtc => encode_dtc_block(c, &mut b),
+            }
+            b
+        })
+        .collect();
+    let header = Header {
+        kind,
+        variant: variant.into(),
+        material: m,
+        positions: values.len() as u64,
+        counts: [1, 2, 3, 4],
+        max_dtc: 7,
+    };
+    write_file(path, &header, &blocks).expect("written");
+    header
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -706,23 +739,7 @@ mod tests {
         let path = dir.join("m0k1-m0k1.wdl");
         let m = Material::new(0, 1, 0, 1);
         let values: Vec<u8> = (0..BLOCK + 10).map(|i| (i % 3) as u8).collect();
-        let blocks: Vec<Vec<u8>> = values
-            .chunks(BLOCK)
-            .map(|c| {
-                let mut b = Vec::new();
-                encode_wdl_block(c, &mut b);
-                b
-            })
-            .collect();
-        let header = Header {
-            kind: Kind::Wdl,
-            variant: "international".into(),
-            material: m,
-            positions: values.len() as u64,
-            counts: [1, 2, 3, 4],
-            max_dtc: 7,
-        };
-        write_file(&path, &header, &blocks).expect("written");
+        let header = write_coded(&path, Kind::Wdl, "international", m, &values);
         let t = TableBytes::read(&path, Kind::Wdl, "international", m, values.len() as u64)
             .expect("reads back");
         assert_eq!(t.header, header);

@@ -507,27 +507,6 @@ impl<G: TableGame> TableProbe<G> for TableSet<G> {
 mod tests {
     use super::*;
 
-    /// Writes a `.dtc` file of `values` (distances) at `path`.
-    fn write_dtc(path: &Path, m: Material, values: &[u8]) {
-        let blocks: Vec<Vec<u8>> = values
-            .chunks(BLOCK)
-            .map(|c| {
-                let mut b = Vec::new();
-                codec::encode_dtc_block(c, &mut b);
-                b
-            })
-            .collect();
-        let header = Header {
-            kind: Kind::Dtc,
-            variant: "english".into(),
-            material: m,
-            positions: values.len() as u64,
-            counts: [0; 4],
-            max_dtc: 40,
-        };
-        codec::write_file(path, &header, &blocks).expect("written");
-    }
-
     #[test]
     fn distance_files_open_for_block_reads_and_damage_is_named() {
         let dir = std::env::temp_dir().join(format!("polydam-probe-{}", std::process::id()));
@@ -536,7 +515,7 @@ mod tests {
         let m = Material::new(0, 2, 0, 1);
         let values: Vec<u8> = (0..2 * BLOCK + 77).map(|i| (i / 7 % 41) as u8).collect();
         let n = values.len() as u64;
-        write_dtc(&path, m, &values);
+        codec::write_coded(&path, Kind::Dtc, "english", m, &values);
         let d = DtcFile::open(&path, "english", m, n).expect("opens");
         for i in [0, 6, 7, BLOCK - 1, BLOCK, BLOCK + 500, 2 * BLOCK + 76] {
             assert_eq!(d.get(i as u64), Some(values[i]), "position {i}");
