@@ -371,6 +371,17 @@ impl Header {
         self.positions.div_ceil(BLOCK as u64)
     }
 
+    /// Where the coded blocks of a file of `len` bytes with this header start, and how many
+    /// bytes they take (between the offset table and the checksum); an error when the file is
+    /// too short to hold its offset table and checksum.
+    pub fn data_span(&self, path: &Path, len: u64) -> Result<(u64, u64), EgtbError> {
+        let data_at = (HEADER_BYTES as u64).saturating_add(8 * (self.blocks() + 1));
+        match len.checked_sub(data_at.saturating_add(8)) {
+            Some(data_len) => Ok((data_at, data_len)),
+            None => Err(EgtbError::damaged(path, "truncated before its data")),
+        }
+    }
+
     fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER_BYTES);
         b.extend_from_slice(self.kind.magic());
@@ -556,12 +567,8 @@ impl TableBytes {
     ) -> Result<TableBytes, EgtbError> {
         let header = Header::parse(&bytes, path, kind, variant, material)?;
         header.check_positions(path, positions)?;
-        let blocks = header.blocks() as usize;
-        let offsets_at = HEADER_BYTES;
-        let data_at = offsets_at + 8 * (blocks + 1);
-        if bytes.len() < data_at + 8 {
-            return Err(EgtbError::damaged(path, "truncated before its data"));
-        }
+        let (data_at, data_len) = header.data_span(path, bytes.len() as u64)?;
+        let (blocks, data_at) = (header.blocks() as usize, data_at as usize);
         let body = bytes.len() - 8;
         let mut stored = [0u8; 8];
         stored.copy_from_slice(&bytes[body..]);
@@ -571,10 +578,10 @@ impl TableBytes {
         let t = TableBytes {
             header,
             bytes,
-            offsets_at,
+            offsets_at: HEADER_BYTES,
             data_at,
         };
-        check_offsets(path, blocks, (body - data_at) as u64, |b| t.offset(b))?;
+        check_offsets(path, blocks, data_len, |b| t.offset(b))?;
         Ok(t)
     }
 

@@ -113,15 +113,11 @@ impl DtcFile {
         r.take(&mut head)?;
         let header = Header::parse(&head, path, Kind::Dtc, variant, m)?;
         header.check_positions(path, positions)?;
+        let (data_at, data_len) = header.data_span(path, len)?;
         let blocks = header.blocks() as usize;
-        let data_at = (codec::HEADER_BYTES + 8 * (blocks + 1)) as u64;
-        if len < data_at + 8 {
-            return Err(EgtbError::damaged(path, "truncated before its data"));
-        }
         let mut raw = vec![0u8; 8 * (blocks + 1)];
         r.take(&mut raw)?;
         let offsets: Vec<u64> = (0..=blocks).map(|b| sidefile::word(&raw, 8 * b)).collect();
-        let data_len = len - data_at - 8;
         codec::check_offsets(path, blocks, data_len, |b| offsets[b])?;
         r.pass(data_len)?;
         Ok(DtcFile {
