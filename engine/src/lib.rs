@@ -24,6 +24,7 @@ pub mod orthogonal;
 mod par;
 pub mod perft;
 pub mod record;
+pub mod score;
 pub mod search;
 pub mod stacks;
 mod text;

@@ -32,7 +32,7 @@ use super::sidefile::{self, SumReader};
 use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::{Duplicates, Game};
 use crate::record::DrawCounters;
-use crate::search::Score;
+use crate::score::{Score, MAX_PLY};
 
 /// The score of a table win before its material terms: with at most 7 pieces the material
 /// terms stay within -300..=+60, and twice the deepest ply (a score read back from the
@@ -41,7 +41,7 @@ pub const TABLE_WIN: i32 = 9_600;
 
 // The band holds every table score of up to 7 pieces, read back at any ply.
 const _: () = assert!(
-    TABLE_WIN - 300 - 2 * (crate::search::MAX_PLY as i32 - 1) >= Score::TABLE_WIN_MIN.centi()
+    TABLE_WIN - 300 - 2 * (MAX_PLY as i32 - 1) >= Score::TABLE_WIN_MIN.centi()
         && TABLE_WIN + 60 <= Score::TABLE_WIN_MAX.centi()
 );
 

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::types::Depth;
+use crate::score::Depth;
 
 /// A game clock: the time left for the side to move, its increment, and the moves to play
 /// before the next time control (if any).

@@ -21,19 +21,18 @@
 mod limits;
 mod memory;
 mod tt;
-mod types;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use crate::score::{Depth, Ply, Score, MAX_PLY};
 pub use limits::{Clock, Limits, SearchControl};
 pub use memory::{
     available_memory, check_hash_mib, hash_limit_mib, max_hash_mib, HashError, AVAILABLE_MEMORY_ENV,
 };
 pub use tt::{Bound, TranspositionTable, TtHit};
-pub use types::{Depth, Ply, Score, MAX_PLY};
 
 use crate::egtb::probe::{RootTable, TableProbe};
 use crate::game::{Duplicates, Game, MoveStyle};

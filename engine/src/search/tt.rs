@@ -18,7 +18,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::memory::{max_hash_mib, HashError};
-use super::types::{Depth, Score};
+use crate::score::{Depth, Score};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,11 +7,11 @@
 use std::sync::atomic::Ordering;
 
 use super::tt::{Bound, TranspositionTable};
-use super::types::{Depth, Ply, Score, MAX_PLY};
 use super::{Clockwork, Shared, ThreadOutcome};
 use crate::egtb::probe::TableProbe;
 use crate::game::{Duplicates, Game, Outcome};
 use crate::record::{DrawCounters, GameRecord};
+use crate::score::{Depth, Ply, Score, MAX_PLY};
 
 /// How often (in nodes) a thread publishes its node count and checks the clock and the stop
 /// flags. 1024 nodes take well under a millisecond, so a stop is honoured within a few.

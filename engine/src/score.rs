@@ -1,5 +1,6 @@
 //! The search's units: [`Score`], [`Depth`] and [`Ply`], as types rather than bare integers so
-//! that a depth is never added to a score by mistake.
+//! that a depth is never added to a score by mistake. They sit below the search because the
+//! endgame tables score positions too; the search re-exports them.
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
