@@ -6,7 +6,7 @@ use polydam_engine::diagonal::rules::{
     Breakthrough, Dbc, English, International, Italian, Rules as DiagonalRules, Russian,
 };
 use polydam_engine::diagonal::{self, Diagonal};
-use polydam_engine::game::{Duplicates, Game, PositionError, Side};
+use polydam_engine::game::{Duplicates, Game, Side};
 use polydam_engine::hex::{self, Hex, HexBoard, Side4, Side5};
 use polydam_engine::orthogonal::rules::{Dameo, Harzdame, Rules as OrthogonalRules, Turkish};
 use polydam_engine::orthogonal::{self, Orthogonal};
@@ -19,7 +19,7 @@ use Side::{Black, White};
 // ---------------------------------------------------------------------------------------------
 // Refused setups
 
-fn diagonal_error<R: DiagonalRules>(pieces: &[(usize, Side, bool)]) -> PositionError {
+fn diagonal_error<R: DiagonalRules>(pieces: &[(usize, Side, bool)]) -> diagonal::SetupError {
     let mut setup = diagonal::Setup::new(White);
     setup.pieces.extend_from_slice(pieces);
     diagonal::Position::from_setup::<R>(setup).expect_err("must be refused")
@@ -30,7 +30,7 @@ fn diagonal_setup_with_two_pieces_on_a_square_is_refused() {
     use diagonal::SetupError::*;
     // Internal square 27 is square 28 in International numbering.
     let err = diagonal_error::<International>(&[(27, White, false), (27, Black, true)]);
-    assert_eq!(err, PositionError::Diagonal(SquareTwice(28)));
+    assert_eq!(err, SquareTwice(28));
     // The text of the same position gets the same error and the same message.
     assert_eq!(
         Diagonal::<International>::parse_position("W:W28:BK28"),
@@ -40,7 +40,7 @@ fn diagonal_setup_with_two_pieces_on_a_square_is_refused() {
     // Italian numbers the squares of a row from the other end: internal 0 is its square 4.
     assert_eq!(
         diagonal_error::<Italian>(&[(0, Black, false), (0, White, true)]),
-        PositionError::Diagonal(SquareTwice(4))
+        SquareTwice(4)
     );
 }
 
@@ -49,31 +49,31 @@ fn diagonal_setups_that_cannot_occur_are_refused() {
     use diagonal::SetupError::*;
     assert_eq!(
         diagonal_error::<International>(&[(2, White, false)]),
-        PositionError::Diagonal(ManOnPromotionRow {
+        ManOnPromotionRow {
             side: White,
             square: 3
-        })
+        }
     );
     let thirteen: Vec<_> = (0..13).map(|s| (s + 8, Black, false)).collect();
     assert_eq!(
         diagonal_error::<English>(&thirteen),
-        PositionError::Diagonal(TooManyPieces {
+        TooManyPieces {
             side: Black,
             count: 13,
             max: 12
-        })
+        }
     );
     assert_eq!(
         diagonal_error::<Breakthrough>(&[(2, White, true), (40, Black, false)]),
-        PositionError::Diagonal(BreakthroughKingToMove)
+        BreakthroughKingToMove
     );
     assert_eq!(
         diagonal_error::<Russian>(&[(32, White, false)]),
-        PositionError::Diagonal(OffBoard(32))
+        OffBoard(32)
     );
 }
 
-fn orthogonal_error<R: OrthogonalRules>(pieces: &[(u8, Side, bool)]) -> PositionError {
+fn orthogonal_error<R: OrthogonalRules>(pieces: &[(u8, Side, bool)]) -> orthogonal::SetupError {
     let mut setup = orthogonal::Setup::new(White);
     setup.pieces.extend_from_slice(pieces);
     orthogonal::Position::from_setup::<R>(setup).expect_err("must be refused")
@@ -84,31 +84,31 @@ fn orthogonal_setups_that_cannot_occur_are_refused() {
     use orthogonal::SetupError::*;
     // d4 is bit 27.
     let err = orthogonal_error::<Turkish>(&[(27, White, false), (27, Black, false)]);
-    assert_eq!(err, PositionError::Orthogonal(SquareTwice("d4".into())));
+    assert_eq!(err, SquareTwice("d4".into()));
     assert_eq!(Orthogonal::<Turkish>::parse_position("W:Wd4:Bd4"), Err(err));
     assert_eq!(
         orthogonal_error::<Turkish>(&[(60, White, false)]),
-        PositionError::Orthogonal(ManInPromotionZone {
+        ManInPromotionZone {
             side: White,
             square: "e8".into()
-        })
+        }
     );
     let nineteen: Vec<_> = (8..27).map(|sq| (sq, White, false)).collect();
     assert_eq!(
         orthogonal_error::<Dameo>(&nineteen),
-        PositionError::Orthogonal(TooManyPieces {
+        TooManyPieces {
             side: White,
             count: 19,
             max: 18
-        })
+        }
     );
     assert_eq!(
         orthogonal_error::<Turkish>(&[(64, Black, true)]),
-        PositionError::Orthogonal(OffBoard(64))
+        OffBoard(64)
     );
 }
 
-fn stacks_error(stacks: &[(usize, Side, u32)]) -> PositionError {
+fn stacks_error(stacks: &[(usize, Side, u32)]) -> stacks::SetupError {
     let mut setup = stacks::Setup::new(White);
     setup.stacks.extend_from_slice(stacks);
     stacks::Position::from_setup(setup).expect_err("must be refused")
@@ -118,26 +118,20 @@ fn stacks_error(stacks: &[(usize, Side, u32)]) -> PositionError {
 fn stacks_setups_that_cannot_occur_are_refused() {
     use stacks::SetupError::*;
     let err = stacks_error(&[(22, White, 1), (22, Black, 3)]);
-    assert_eq!(err, PositionError::Stacks(SquareTwice(22)));
+    assert_eq!(err, SquareTwice(22));
     assert_eq!(SeesawDraughts::parse_position("W:W22:B22^3"), Err(err));
-    assert_eq!(
-        stacks_error(&[(9, Black, 0)]),
-        PositionError::Stacks(ZeroSize(9))
-    );
+    assert_eq!(stacks_error(&[(9, Black, 0)]), ZeroSize(9));
     assert_eq!(
         stacks_error(&[(9, Black, 256)]),
-        PositionError::Stacks(TooLarge {
+        TooLarge {
             square: 9,
             size: "256".into()
-        })
+        }
     );
-    assert_eq!(
-        stacks_error(&[(33, White, 1)]),
-        PositionError::Stacks(OffBoard(33))
-    );
+    assert_eq!(stacks_error(&[(33, White, 1)]), OffBoard(33));
 }
 
-fn hex_error<B: HexBoard>(stacks: &[(&str, Side, u32)], tiles: &[(&str, Side)]) -> PositionError {
+fn hex_error<B: HexBoard>(stacks: &[(&str, Side, u32)], tiles: &[(&str, Side)]) -> hex::SetupError {
     let cell = |name| hex::notation::parse_cell(B::GEOMETRY, name).expect("a cell");
     let mut setup = hex::Setup::new(White);
     for &(name, owner, size) in stacks {
@@ -153,25 +147,22 @@ fn hex_error<B: HexBoard>(stacks: &[(&str, Side, u32)], tiles: &[(&str, Side)]) 
 fn hex_setups_that_cannot_occur_are_refused() {
     use hex::SetupError::*;
     let err = hex_error::<Side4>(&[("d1", White, 1), ("d1", Black, 1)], &[]);
-    assert_eq!(err, PositionError::Hex(StackTwice("d1".into())));
+    assert_eq!(err, StackTwice("d1".into()));
     assert_eq!(Hex::<Side4>::parse_position("W:Wd1:Bd1:TW:TB"), Err(err));
     let err = hex_error::<Side5>(&[("e1", White, 1)], &[("e1", White), ("e1", Black)]);
-    assert_eq!(err, PositionError::Hex(TileTwice("e1".into())));
+    assert_eq!(err, TileTwice("e1".into()));
     assert_eq!(
         hex_error::<Side4>(&[("d7", Black, 0)], &[]),
-        PositionError::Hex(BadSize {
+        BadSize {
             cell: "d7".into(),
             size: "0".into()
-        })
+        }
     );
     // Side 4 has 37 cells; index 40 exists on side 5 only.
     let mut setup = hex::Setup::new(Black);
     setup.stacks.push((40, White, 1));
     assert!(hex::Position::from_setup::<Side5>(setup.clone()).is_ok());
-    assert_eq!(
-        hex::Position::from_setup::<Side4>(setup),
-        Err(PositionError::Hex(OffBoard(40)))
-    );
+    assert_eq!(hex::Position::from_setup::<Side4>(setup), Err(OffBoard(40)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -97,63 +97,6 @@ pub struct DrawRules {
     pub endgame_counters: bool,
 }
 
-/// A problem with a position given as text, or with its contents: the setup error of the
-/// family that read it, which says exactly what is wrong.
-///
-/// ```
-/// use polydam_engine::diagonal::{rules::International, Diagonal, SetupError};
-/// use polydam_engine::game::{Game, PositionError};
-/// let err = Diagonal::<International>::parse_position("W:W31,31:B1").unwrap_err();
-/// assert_eq!(err, PositionError::Diagonal(SetupError::SquareTwice(31)));
-/// assert_eq!(err.to_string(), "square 31 is given twice");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// A position of the diagonal family (International draughts and the 8x8 games).
-    Diagonal(crate::diagonal::SetupError),
-    /// A position of the orthogonal family (Turkish draughts and the Gothic games).
-    Orthogonal(crate::orthogonal::SetupError),
-    /// A position of stack draughts (`seesaw-draughts`).
-    Stacks(crate::stacks::SetupError),
-    /// A position of hex Seesaw.
-    Hex(crate::hex::SetupError),
-}
-
-impl fmt::Display for PositionError {
-    /// The family's own message, unchanged (the Hub front end prints it in `error message`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Diagonal(e) => e.fmt(f),
-            PositionError::Orthogonal(e) => e.fmt(f),
-            PositionError::Stacks(e) => e.fmt(f),
-            PositionError::Hex(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(match self {
-            PositionError::Diagonal(e) => e,
-            PositionError::Orthogonal(e) => e,
-            PositionError::Stacks(e) => e,
-            PositionError::Hex(e) => e,
-        })
-    }
-}
-
-macro_rules! position_error_from {
-    ($($family:ident => $variant:ident),*) => {$(
-        impl From<crate::$family::SetupError> for PositionError {
-            fn from(e: crate::$family::SetupError) -> Self {
-                PositionError::$variant(e)
-            }
-        }
-    )*};
-}
-
-position_error_from!(diagonal => Diagonal, orthogonal => Orthogonal, stacks => Stacks, hex => Hex);
-
 /// A problem with a move given as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -199,8 +142,20 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The start position.
     fn start() -> Self::Position;
 
+    /// What is wrong with a position given as text, or with its contents: the family's own
+    /// setup error, which says exactly what (the Hub front end prints it in `error message`).
+    ///
+    /// ```
+    /// use polydam_engine::diagonal::{rules::International, Diagonal, SetupError};
+    /// use polydam_engine::game::Game;
+    /// let err = Diagonal::<International>::parse_position("W:W31,31:B1").unwrap_err();
+    /// assert_eq!(err, SetupError::SquareTwice(31));
+    /// assert_eq!(err.to_string(), "square 31 is given twice");
+    /// ```
+    type SetupError: std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static;
+
     /// Parses a position in any text form the family accepts (PDN FEN, the Hub string, ...).
-    fn parse_position(text: &str) -> Result<Self::Position, PositionError>;
+    fn parse_position(text: &str) -> Result<Self::Position, Self::SetupError>;
 
     /// The position as the family's FEN.
     fn fen(pos: &Self::Position) -> String;

@@ -16,9 +16,7 @@ pub mod view;
 
 use std::marker::PhantomData;
 
-use crate::game::{
-    DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
-};
+use crate::game::{DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 pub use bits::Bits;
 pub use position::{KingMoves, Move, Position};
 use rules::{Endgames, Goal, Rules};
@@ -38,8 +36,10 @@ impl<R: Rules> Game for Diagonal<R> {
         notation::start::<R>()
     }
 
-    fn parse_position(text: &str) -> Result<Position<R::Bits>, PositionError> {
-        Ok(notation::parse_any::<R>(text)?)
+    type SetupError = SetupError;
+
+    fn parse_position(text: &str) -> Result<Position<R::Bits>, SetupError> {
+        notation::parse_any::<R>(text)
     }
 
     fn fen(pos: &Position<R::Bits>) -> String {

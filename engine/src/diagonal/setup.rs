@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use polydam_engine::diagonal::{rules::International, Diagonal, Position, Setup, SetupError};
-//! use polydam_engine::game::{Game, PositionError, Side};
+//! use polydam_engine::game::{Game, Side};
 //! // A white man on square 28 (internal square 27), a black king on square 3.
 //! let mut setup = Setup::new(Side::White);
 //! setup.pieces.push((27, Side::White, false));
@@ -15,7 +15,7 @@
 //! setup.pieces.push((27, Side::Black, false));
 //! assert_eq!(
 //!     Position::from_setup::<International>(setup),
-//!     Err(PositionError::Diagonal(SetupError::SquareTwice(28)))
+//!     Err(SetupError::SquareTwice(28))
 //! );
 //! ```
 
@@ -28,7 +28,7 @@ use super::notation::number_of_internal;
 use super::patterns::Windows;
 use super::position::Position;
 use super::rules::{Goal, Rules};
-use crate::game::{PositionError, Side};
+use crate::game::Side;
 use crate::text::truncate;
 
 /// What is wrong with a position given as text or as a [`Setup`].
@@ -238,8 +238,8 @@ impl<B: Bits> Position<B> {
     /// starts with, (in Breakthrough) no king of the side to move, and (in Frisian) king-move
     /// counters only on a king of a side that has men. The Zobrist key and the men's
     /// evaluation terms are computed for `R`: play the position under `R` only.
-    pub fn from_setup<R: Rules<Bits = B>>(setup: Setup) -> Result<Position<B>, PositionError> {
-        Ok(setup.position::<R>()?)
+    pub fn from_setup<R: Rules<Bits = B>>(setup: Setup) -> Result<Position<B>, SetupError> {
+        setup.position::<R>()
     }
 
     /// The position as a setup (pieces in ascending internal square order) on the board of

@@ -22,9 +22,7 @@ use std::sync::OnceLock;
 
 use polydam_tables::hex::{HexGeometry, SIDE4, SIDE5};
 
-use crate::game::{
-    DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
-};
+use crate::game::{DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 use learned::Learned;
 pub use movegen::{Kind, Move, Position};
 pub use setup::{Setup, SetupError};
@@ -77,8 +75,10 @@ impl<B: HexBoard> Game for Hex<B> {
         notation::start(B::GEOMETRY)
     }
 
-    fn parse_position(text: &str) -> Result<Position, PositionError> {
-        Ok(notation::parse_any(B::GEOMETRY, text)?)
+    type SetupError = SetupError;
+
+    fn parse_position(text: &str) -> Result<Position, SetupError> {
+        notation::parse_any(B::GEOMETRY, text)
     }
 
     fn fen(pos: &Position) -> String {

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use polydam_engine::hex::{notation, Hex, Position, Setup, SetupError, Side4};
-//! use polydam_engine::game::{Game, PositionError, Side};
+//! use polydam_engine::game::{Game, Side};
 //! use polydam_tables::hex::SIDE4;
 //! let cell = |name| notation::parse_cell(&SIDE4, name).expect("a cell");
 //! let mut setup = Setup::new(Side::White);
@@ -17,7 +17,7 @@
 //! setup.tiles.push((cell("d1"), Side::Black));
 //! assert_eq!(
 //!     Position::from_setup::<Side4>(setup),
-//!     Err(PositionError::Hex(SetupError::TileTwice("d1".into())))
+//!     Err(SetupError::TileTwice("d1".into()))
 //! );
 //! ```
 
@@ -28,7 +28,7 @@ use polydam_tables::hex::HexGeometry;
 use super::movegen::{Position, MAX_SIZE};
 use super::notation::cell_name;
 use super::HexBoard;
-use crate::game::{PositionError, Side};
+use crate::game::Side;
 use crate::text::truncate;
 
 /// What is wrong with a hex Seesaw position given as text or as a [`Setup`].
@@ -149,8 +149,8 @@ impl Setup {
 impl Position {
     /// The position that `setup` describes, checked for board `B`: every cell on the board,
     /// at most one stack and one tile per cell, every size from 1 to [`MAX_SIZE`].
-    pub fn from_setup<B: HexBoard>(setup: Setup) -> Result<Position, PositionError> {
-        Ok(setup.position(B::GEOMETRY)?)
+    pub fn from_setup<B: HexBoard>(setup: Setup) -> Result<Position, SetupError> {
+        setup.position(B::GEOMETRY)
     }
 
     /// The position as a setup (stacks, then tiles, in ascending cell order):

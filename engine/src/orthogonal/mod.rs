@@ -23,9 +23,7 @@ pub mod view;
 
 use std::marker::PhantomData;
 
-use crate::game::{
-    DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
-};
+use crate::game::{DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 pub use position::{Move, Position};
 use rules::Rules;
 pub use setup::{Setup, SetupError};
@@ -44,8 +42,10 @@ impl<R: Rules> Game for Orthogonal<R> {
         notation::start::<R>()
     }
 
-    fn parse_position(text: &str) -> Result<Position, PositionError> {
-        Ok(notation::parse_any::<R>(text)?)
+    type SetupError = SetupError;
+
+    fn parse_position(text: &str) -> Result<Position, SetupError> {
+        notation::parse_any::<R>(text)
     }
 
     fn fen(pos: &Position) -> String {

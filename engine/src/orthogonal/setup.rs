@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use polydam_engine::orthogonal::{rules::Turkish, Orthogonal, Position, Setup, SetupError};
-//! use polydam_engine::game::{Game, PositionError, Side};
+//! use polydam_engine::game::{Game, Side};
 //! // A white man on d4 (bit 27), a black king on h8 (bit 63).
 //! let mut setup = Setup::new(Side::White);
 //! setup.pieces.push((27, Side::White, false));
@@ -14,7 +14,7 @@
 //! setup.pieces.push((56, Side::White, false));
 //! assert!(matches!(
 //!     Position::from_setup::<Turkish>(setup),
-//!     Err(PositionError::Orthogonal(SetupError::ManInPromotionZone { .. }))
+//!     Err(SetupError::ManInPromotionZone { .. })
 //! ));
 //! ```
 
@@ -23,7 +23,7 @@ use std::fmt;
 use super::notation::square_name;
 use super::position::Position;
 use super::rules::{men_per_side, Rules};
-use crate::game::{PositionError, Side};
+use crate::game::Side;
 use crate::text::truncate;
 
 /// What is wrong with a position given as text or as a [`Setup`].
@@ -169,8 +169,8 @@ impl Position {
     /// The position that `setup` describes, checked for variant `R`: every square on the
     /// board and given once, no man in its own promotion zone, no side with more pieces than
     /// it starts with in `R`.
-    pub fn from_setup<R: Rules>(setup: Setup) -> Result<Position, PositionError> {
-        Ok(setup.position::<R>()?)
+    pub fn from_setup<R: Rules>(setup: Setup) -> Result<Position, SetupError> {
+        setup.position::<R>()
     }
 
     /// The position as a setup (pieces in ascending square order):

@@ -18,9 +18,7 @@ pub mod notation;
 pub mod setup;
 pub mod view;
 
-use crate::game::{
-    DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, PositionError, Side,
-};
+use crate::game::{DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 pub use movegen::{Move, Position};
 pub use setup::{Setup, SetupError};
 
@@ -38,8 +36,10 @@ impl Game for SeesawDraughts {
         notation::start()
     }
 
-    fn parse_position(text: &str) -> Result<Position, PositionError> {
-        Ok(notation::parse_any(text)?)
+    type SetupError = SetupError;
+
+    fn parse_position(text: &str) -> Result<Position, SetupError> {
+        notation::parse_any(text)
     }
 
     fn fen(pos: &Position) -> String {

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use polydam_engine::stacks::{Position, SeesawDraughts, Setup, SetupError};
-//! use polydam_engine::game::{Game, PositionError, Side};
+//! use polydam_engine::game::{Game, Side};
 //! let mut setup = Setup::new(Side::White);
 //! setup.stacks.push((22, Side::White, 3));
 //! setup.stacks.push((9, Side::Black, 1));
@@ -13,7 +13,7 @@
 //! setup.stacks.push((22, Side::Black, 2));
 //! assert_eq!(
 //!     Position::from_setup(setup),
-//!     Err(PositionError::Stacks(SetupError::SquareTwice(22)))
+//!     Err(SetupError::SquareTwice(22))
 //! );
 //! ```
 
@@ -21,7 +21,7 @@ use std::fmt;
 
 use super::movegen::{Position, MAX_SIZE};
 use super::notation::bit_of_number;
-use crate::game::{PositionError, Side};
+use crate::game::Side;
 use crate::text::truncate;
 
 /// What is wrong with a Seesaw Draughts position given as text or as a [`Setup`].
@@ -140,8 +140,8 @@ impl Setup {
 impl Position {
     /// The position that `setup` describes, checked: every square on the board and given
     /// once, every size from 1 to [`MAX_SIZE`].
-    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        Ok(setup.position()?)
+    pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+        setup.position()
     }
 
     /// The position as a setup (stacks in ascending square order):

@@ -3,7 +3,7 @@
 //!
 //! Positions go through the variant's Hub string (the same one letter per square, `W`/`B` for
 //! the side to move where DXP writes `W`/`Z`), so the variant's own validation applies: a
-//! GAMEREQ position that the variant would not accept is a [`PositionError`] that says why.
+//! GAMEREQ position that the variant would not accept is a `IllegalPosition` error that says why.
 //! A received move is matched against the legal moves of the position by its from square, its
 //! to square and its set of captured squares (in any order), which is what DXP promises to
 //! identify a move, ambiguous captures included.
@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle, PositionError, Side};
+use polydam_engine::game::{Duplicates, Game, MoveStyle, Side};
 
 use super::message::{Colour, DxpMove, DxpPosition, Piece, SQUARES};
 
@@ -51,8 +51,8 @@ pub enum GameError {
         /// The variant's name.
         variant: &'static str,
     },
-    /// A GAMEREQ position the variant does not accept.
-    IllegalPosition(PositionError),
+    /// A GAMEREQ position the variant does not accept: the family's message.
+    IllegalPosition(String),
     /// A MOVE that is no legal move of the position.
     IllegalMove {
         /// The move as received (`32-27`, `05x25 (captures 22, 12)`).
@@ -157,7 +157,7 @@ pub fn position_from_dxp<G: Game>(pos: &DxpPosition) -> Result<G::Position, Game
         Piece::WhiteKing => 'W',
         Piece::BlackKing => 'B',
     }));
-    G::parse_position(&hub).map_err(GameError::IllegalPosition)
+    G::parse_position(&hub).map_err(|e| GameError::IllegalPosition(e.to_string()))
 }
 
 /// A move's from square, to square and captured squares (ascending), read from its Hub text.
