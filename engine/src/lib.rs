@@ -29,6 +29,5 @@ pub mod search;
 pub mod stacks;
 mod text;
 pub mod variants;
-pub mod view;
 
-pub use game::{Duplicates, Game, MoveStyle, Outcome, Side};
+pub use game::{view, Duplicates, Game, MoveStyle, Outcome, Side};

@@ -169,7 +169,10 @@ impl<R: Rules> Game for Diagonal<R> {
         mv.from as usize * R::Bits::WIDTH as usize + mv.to as usize
     }
 
-    fn board_view(pos: &Position<R::Bits>, last: Option<&Move<R::Bits>>) -> crate::view::BoardView {
+    fn board_view(
+        pos: &Position<R::Bits>,
+        last: Option<&Move<R::Bits>>,
+    ) -> crate::game::view::BoardView {
         view::board_view::<R>(pos, last)
     }
 

@@ -6,8 +6,8 @@ use super::bits::Bits;
 use super::notation::{algebraic_of_internal, number_of_internal};
 use super::position::{Move, Position};
 use super::rules::{Numbering, Rules};
+use crate::game::view::{BoardView, Cell, Piece};
 use crate::game::Side;
-use crate::view::{BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view<R: Rules>(pos: &Position<R::Bits>, last: Option<&Move<R::Bits>>) -> BoardView {

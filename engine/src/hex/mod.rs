@@ -201,7 +201,7 @@ impl<B: HexBoard> Game for Hex<B> {
         deploy << 12 | (mv.from as usize) << 6 | mv.to as usize
     }
 
-    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::game::view::BoardView {
         view::board_view(B::GEOMETRY, pos, last)
     }
 }

@@ -5,7 +5,7 @@ use polydam_tables::hex::HexGeometry;
 
 use super::movegen::{cells as cells_of, Kind, Move, Position};
 use super::notation::cell_name;
-use crate::view::{owner_of, BoardView, Cell, Piece};
+use crate::game::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` on geometry `g` for display, with the cells of `last` marked (a pass
 /// marks nothing, a deploy its cell).

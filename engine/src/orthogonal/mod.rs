@@ -147,7 +147,7 @@ impl<R: Rules> Game for Orthogonal<R> {
         mv.from as usize * 64 + mv.to as usize
     }
 
-    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::game::view::BoardView {
         view::board_view(pos, last)
     }
 

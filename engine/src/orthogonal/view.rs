@@ -3,7 +3,7 @@
 
 use super::notation::square_name;
 use super::position::{Move, Position};
-use crate::view::{owner_of, BoardView, Cell, Piece};
+use crate::game::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {

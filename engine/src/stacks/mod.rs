@@ -134,7 +134,7 @@ impl Game for SeesawDraughts {
         (mv.from as usize) << 6 | mv.to as usize
     }
 
-    fn board_view(pos: &Position, last: Option<&Move>) -> crate::view::BoardView {
+    fn board_view(pos: &Position, last: Option<&Move>) -> crate::game::view::BoardView {
         view::board_view(pos, last)
     }
 

@@ -4,7 +4,7 @@
 use polydam_tables::diagonal::EIGHT;
 
 use super::movegen::{Move, Position};
-use crate::view::{owner_of, BoardView, Cell, Piece};
+use crate::game::view::{owner_of, BoardView, Cell, Piece};
 
 /// The board of `pos` for display, with the squares of `last` marked.
 pub fn board_view(pos: &Position, last: Option<&Move>) -> BoardView {

@@ -6,6 +6,8 @@
 //! once through the registry (see [`crate::variants`]). Positions and moves are family types:
 //! the generic code only copies them, compares them and hands them back.
 
+pub mod view;
+
 use std::fmt;
 
 /// A side. White is the side that starts at the bottom of the internal board.
@@ -276,11 +278,11 @@ pub trait Game: Sized + Send + Sync + 'static {
         0
     }
 
-    /// The position described for display (see [`crate::view`]), with the start and end cells
+    /// The position described for display (see [`view`]), with the start and end cells
     /// of `last` (the move that led to it) marked. Families override it with their board; the
     /// default only carries the FEN.
-    fn board_view(pos: &Self::Position, _last: Option<&Self::Move>) -> crate::view::BoardView {
-        crate::view::BoardView::note_only(Self::fen(pos))
+    fn board_view(pos: &Self::Position, _last: Option<&Self::Move>) -> view::BoardView {
+        view::BoardView::note_only(Self::fen(pos))
     }
 
     /// The number of legal moves, [`Game::generate`]'s list length, for perft's last ply

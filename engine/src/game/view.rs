@@ -14,7 +14,7 @@
 //! assert_eq!(white.count(), 16);
 //! ```
 
-use crate::game::Side;
+use super::Side;
 
 /// What stands on a cell: a man, a king, or a stack of some size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
