@@ -193,26 +193,6 @@ pub trait GameVisitor {
     fn visit<G: Game>(self) -> Self::Output;
 }
 
-/// `Some(visit)` for the families that have a feature set (see [`crate::learn::features`]),
-/// `None` for the others.
-macro_rules! visit_features {
-    (Diagonal, $game:ty, $visitor:ident) => {
-        Some($visitor.visit::<$game>())
-    };
-    (Orthogonal, $game:ty, $visitor:ident) => {
-        Some($visitor.visit::<$game>())
-    };
-    (Stacks, $game:ty, $visitor:ident) => {
-        Some($visitor.visit::<$game>())
-    };
-    (Hex, $game:ty, $visitor:ident) => {
-        Some($visitor.visit::<$game>())
-    };
-    ($family:ident, $game:ty, $visitor:ident) => {
-        None
-    };
-}
-
 fn start_fen_of<G: Game>() -> String {
     G::fen(&G::start())
 }
@@ -244,15 +224,16 @@ macro_rules! registry {
             Err(UnknownVariant(name.to_string()))
         }
 
-        /// Calls `visitor` with the game type of the variant called `name`, if its family
-        /// has a feature set for learning (`Ok(None)` if not).
+        /// Calls `visitor` with the game type of the variant called `name`, with its feature
+        /// sets for learning (every family has them: a row whose game lacks them does not
+        /// compile).
         pub fn dispatch_features<V: FeaturesVisitor>(
             name: &str,
             visitor: V,
-        ) -> Result<Option<V::Output>, UnknownVariant> {
+        ) -> Result<V::Output, UnknownVariant> {
             let entry = lookup(name)?;
             $( if entry.name == <$game as Game>::NAME {
-                return Ok(visit_features!($family, $game, visitor));
+                return Ok(visitor.visit::<$game>());
             } )*
             Err(UnknownVariant(name.to_string()))
         }

@@ -16,7 +16,7 @@ use polydam_engine::learn::data::{header_variant, result_value, DataLine};
 use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
 use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
 use polydam_engine::learn::weights::{Base, WeightsFile};
-use polydam_engine::variants::{dispatch_features, lookup};
+use polydam_engine::variants::dispatch_features;
 use polydam_protocol::lexer::excerpt;
 use polydam_tables::zobrist::splitmix64;
 
@@ -349,7 +349,6 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
         Some(v) => v.clone(),
         None => data_variant(&opts.data)?.unwrap_or_else(|| "international".into()),
     };
-    let family = lookup(&variant)?.family;
     dispatch_features(
         &variant,
         TrainJob {
@@ -357,13 +356,6 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
             out: &mut *out,
         },
     )?
-    .ok_or_else(|| {
-        CliError(format!(
-            "no feature set for {} (the {} family) yet",
-            variant,
-            family.name()
-        ))
-    })?
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod bits;
 pub mod eval;
+pub mod features;
 pub mod learned;
 pub mod movegen;
 pub mod notation;

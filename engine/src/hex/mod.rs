@@ -11,6 +11,7 @@
 //! ```
 
 pub mod eval;
+pub mod features;
 pub mod learned;
 pub mod movegen;
 pub mod notation;

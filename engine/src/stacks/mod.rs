@@ -12,6 +12,7 @@
 //! ```
 
 pub mod eval;
+pub mod features;
 pub mod learned;
 pub mod movegen;
 pub mod notation;
