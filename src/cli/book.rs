@@ -1,25 +1,15 @@
-//! `polydam book`: a book of balanced positions with few pieces, taken from selfplay games
-//! (`polydam selfplay` data files), for matches that must reach the endgame (the endgame
-//! tables' match, docs/egtb.md).
-//!
-//! Each game of the data gives at most one position: the first one, in game order, that has
-//! the piece count the book wants next (the counts cycle through `--min-pieces..=--max-pieces`
-//! so that the book spreads over them; a game without that count gives its first position of
-//! any count in range), no capture for either side, a recorded score within `--max-score` (and
-//! at least `--min-score`), and, searched again to `--depth` (one thread, a fresh table), a
-//! score still within those bounds. Positions already in the book are skipped. The output
-//! depends only on the data and the options.
+//! `polydam book`: the front-end of [`crate::forge::book`]: a book of balanced positions with
+//! few pieces from selfplay data, for matches that must reach the endgame (the endgame
+//! tables' match, docs/egtb.md). Writes the book, then a summary.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use polydam_engine::game::Game;
-use polydam_engine::learn::data::DataLine;
-use polydam_engine::record::GameRecord;
-use polydam_engine::search::{Limits, SearchControl, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::CliError;
+use crate::forge::book::{collect, BookSpec};
 
 /// Options of `polydam book`.
 #[derive(clap::Args, Clone, Debug)]
@@ -58,99 +48,6 @@ pub struct BookOptions {
     pub hash: usize,
 }
 
-/// A candidate line of the data, already parsed.
-struct Candidate {
-    position: String,
-    score: i32,
-}
-
-/// Splits data text into games: a game is a run of lines whose ply increases.
-fn games_of(text: &str, name: &str) -> Result<Vec<Vec<Candidate>>, CliError> {
-    let mut games: Vec<Vec<Candidate>> = Vec::new();
-    let mut last_ply = None;
-    for (i, line) in text.lines().enumerate() {
-        let parsed =
-            DataLine::parse(line).map_err(|e| CliError(format!("{name} line {}: {e}", i + 1)))?;
-        let Some(d) = parsed else {
-            continue;
-        };
-        if last_ply.is_none_or(|p| d.ply <= p) {
-            games.push(Vec::new());
-        }
-        last_ply = Some(d.ply);
-        if let Some(g) = games.last_mut() {
-            g.push(Candidate {
-                position: d.position,
-                score: d.score,
-            });
-        }
-    }
-    Ok(games)
-}
-
-/// Pieces on the board, both sides.
-fn pieces<G: Game>(pos: &G::Position) -> u32 {
-    G::board_view(pos, None)
-        .cells
-        .iter()
-        .filter(|c| c.piece.is_some())
-        .count() as u32
-}
-
-/// The first position of `game` that the book takes: `want` pieces (or any count in range),
-/// no capture for either side, balanced by its recorded score and by a new search, not in
-/// `book` yet. Returns its FEN, pieces and new score.
-fn pick<G: Game>(
-    game: &[Candidate],
-    name: &str,
-    want: Option<u32>,
-    o: &BookOptions,
-    searcher: &mut Searcher<G>,
-    book: &[(String, u32, i32)],
-) -> Result<Option<(String, u32, i32)>, CliError> {
-    let limit = (o.max_score * 100.0).round() as i32;
-    let floor = (o.min_score * 100.0).round() as i32;
-    let control = SearchControl::new();
-    for c in game {
-        if c.score.abs() > limit || c.score.abs() < floor {
-            continue;
-        }
-        let pos = G::parse_position(&c.position).map_err(|e| {
-            CliError(format!(
-                "{name}: '{}' is not a {} position: {e}",
-                c.position,
-                G::NAME
-            ))
-        })?;
-        let n = pieces::<G>(&pos);
-        if want.is_some_and(|w| w != n)
-            || !(o.min_pieces..=o.max_pieces).contains(&n)
-            || G::has_capture(&pos)
-            || G::capture_threat(&pos)
-            || G::decided(&pos).is_some()
-            || !G::has_move(&pos)
-        {
-            continue;
-        }
-        let fen = G::fen(&pos);
-        if book.iter().any(|b| b.0 == fen) {
-            continue;
-        }
-        searcher.clear();
-        let r = searcher.search(
-            &GameRecord::new(pos),
-            &Limits::depth(o.depth),
-            &control,
-            &mut |_| {},
-        );
-        let a = r.score.centi().abs();
-        if (floor..=limit).contains(&a) {
-            return Ok(Some((fen, n, r.score.centi())));
-        }
-    }
-    Ok(None)
-}
-
 struct BookJob<'a, W: Write> {
     opts: &'a BookOptions,
     out: &'a mut W,
@@ -161,31 +58,17 @@ impl<W: Write> GameVisitor for BookJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let mut searcher = Searcher::<G>::try_new(o.hash, 1)?;
+        let spec = BookSpec {
+            count: o.count,
+            min_pieces: o.min_pieces,
+            max_pieces: o.max_pieces,
+            max_score: o.max_score,
+            min_score: o.min_score,
+            depth: o.depth,
+            hash_mib: o.hash,
+        };
         let counts: Vec<u32> = (o.min_pieces..=o.max_pieces).collect();
-        let mut book: Vec<(String, u32, i32)> = Vec::new();
-        let mut games_read = 0usize;
-        'files: for path in &o.data {
-            let name = path.display().to_string();
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError(format!("cannot read {name}: {e}")))?;
-            for game in games_of(&text, &name)? {
-                if book.len() >= o.count {
-                    break 'files;
-                }
-                games_read += 1;
-                let want = counts[book.len() % counts.len()];
-                // The count wanted next if the game has one that passes, else any in range.
-                for exact in [true, false] {
-                    if let Some(entry) =
-                        pick::<G>(&game, &name, exact.then_some(want), o, &mut searcher, &book)?
-                    {
-                        book.push(entry);
-                        break;
-                    }
-                }
-            }
-        }
+        let (book, games_read) = collect::<G>(&spec, &o.data).map_err(|e| CliError(e.0))?;
         let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
         let mut file = std::io::BufWriter::new(std::fs::File::create(&o.output).map_err(io)?);
         let data: Vec<String> = o
@@ -283,23 +166,4 @@ fn run_book_to<W: Write>(opts: &BookOptions, out: &mut W) -> Result<(), CliError
             out: &mut *out,
         },
     )?
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn games_split_where_the_ply_falls() {
-        let text = "# polydam selfplay variant=international\n\
-                    W:W31:B20 1 10 8\nB:W27:B20 0 -10 9\nW:W31:B20 0.5 0 8\nB:W31:B19 0.5 0 9\n";
-        let games = games_of(text, "t").expect("parses");
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].len(), 2);
-        assert_eq!(games[1][1].position, "B:W31:B19");
-        let bad = games_of("W:W31:B20 2 10 8\n", "t")
-            .err()
-            .expect("bad result");
-        assert!(bad.0.contains("t line 1"), "{bad}");
-    }
 }

@@ -1,32 +1,20 @@
-//! `polydam selfplay`: games of the engine against itself, written as training data (see
-//! `docs/training.md` and [`polydam_engine::learn::data`]).
-//!
-//! Each game starts from a varied opening (a book line, then random legal plies), and every
-//! later move is the engine's best move at a fixed depth or node count, searched with one
-//! thread and a fresh table. A game's randomness comes only from a seed derived from
-//! (`--seed`, game index), so the output depends on the options alone, never on the thread
-//! scheduling: games run in parallel (one per thread) and are written in game order.
-//!
-//! Kept are the quiet positions the engine searched: neither the side to move nor the other
-//! side has a capture (`Game::has_capture` and `Game::capture_threat`). A game ends by the
-//! record's rules (no move, a decided position, repetition, the quiet-move and endgame
-//! counters), or is adjudicated a draw after `--max-plies` plies.
+//! `polydam selfplay`: the front-end of [`crate::forge::selfplay`]. Games run in parallel
+//! (one per thread) and are written in game order to the data file, then a summary is
+//! printed.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use polydam_engine::game::{Duplicates, Game, Outcome, Side};
-use polydam_engine::learn::data::DataLine;
-use polydam_engine::record::GameRecord;
-use polydam_engine::search::{Limits, SearchControl, Searcher};
+use polydam_engine::game::{Game, Outcome};
+use polydam_engine::search::Limits;
 use polydam_engine::variants::{dispatch, GameVisitor};
-use polydam_tables::zobrist::splitmix64;
 use rayon::prelude::*;
 
-use super::matches::openings::{parse_book, Random};
+use super::matches::openings::parse_book;
 use super::matches::referee::Opening;
 use super::CliError;
+use crate::forge::selfplay::{play_game, GameOutput, GameSpec, SelfplayError};
 
 /// The stack of each game thread (the search recurses; as the Hub driver's search thread).
 const GAME_STACK: usize = 16 << 20;
@@ -75,130 +63,6 @@ pub struct SelfplayOptions {
     pub quiet: bool,
 }
 
-/// The seed of game `index` of a run seeded with `seed`.
-fn game_seed(seed: u64, index: usize) -> u64 {
-    let (_, run) = splitmix64(seed);
-    splitmix64(run ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).1
-}
-
-/// What one game produced.
-struct GameOutput {
-    /// The kept positions, results filled in.
-    lines: Vec<DataLine>,
-    /// Plies played, the opening included.
-    plies: usize,
-    /// The result from White's point of view.
-    white: Outcome,
-}
-
-/// What a game keeps of a searched position until the result is known.
-struct Pending {
-    position: String,
-    side: Side,
-    score: i32,
-    ply: u32,
-}
-
-/// Plays `plies` random legal plies from `opening`; retries with the next random numbers when
-/// the game ends on the way.
-fn opening_record<G: Game>(
-    opening: Option<&Opening<G>>,
-    plies: usize,
-    rng: &mut Random,
-) -> Result<GameRecord<G>, CliError> {
-    let mut moves = Vec::new();
-    for _ in 0..1000 {
-        let mut record = match opening {
-            Some(o) => {
-                let mut r = GameRecord::<G>::new(o.start);
-                for mv in &o.moves {
-                    r.push(*mv);
-                }
-                r
-            }
-            None => GameRecord::<G>::new(G::start()),
-        };
-        let mut played = 0;
-        while played < plies && record.outcome().is_none() {
-            G::generate(record.current(), Duplicates::Drop, &mut moves);
-            record.push(moves[rng.below(moves.len())]);
-            played += 1;
-        }
-        if record.outcome().is_none() {
-            return Ok(record);
-        }
-    }
-    Err(CliError(format!(
-        "found no opening of {plies} random plies that leaves the game open"
-    )))
-}
-
-/// Plays game `index`.
-fn play_game<G: Game>(
-    o: &SelfplayOptions,
-    limits: &Limits,
-    openings: &[Opening<G>],
-    index: usize,
-) -> Result<GameOutput, CliError> {
-    let mut rng = Random(game_seed(o.seed, index));
-    let opening = (!openings.is_empty()).then(|| &openings[index % openings.len()]);
-    let mut record = opening_record(opening, o.random_plies, &mut rng)?;
-    let mut searcher = Searcher::<G>::new(o.hash, 1);
-    let control = SearchControl::new();
-    let mut pending = Vec::new();
-    // The result from the point of view of the side to move in the last position.
-    let (last_side, outcome) = loop {
-        let pos = *record.current();
-        if let Some((outcome, _)) = record.outcome() {
-            break (G::side_to_move(&pos), outcome);
-        }
-        if record.moves().len() >= o.max_plies {
-            break (G::side_to_move(&pos), Outcome::Draw);
-        }
-        control.reset(false);
-        let result = searcher.search(&record, limits, &control, &mut |_| {});
-        let Some(best) = result.best_move else {
-            // Not reached: a position with no move is an outcome above.
-            break (G::side_to_move(&pos), G::no_move_outcome(&pos));
-        };
-        if !G::has_capture(&pos) && !G::capture_threat(&pos) {
-            pending.push(Pending {
-                position: G::fen(&pos),
-                side: G::side_to_move(&pos),
-                score: result.score.centi(),
-                ply: record.moves().len() as u32,
-            });
-        }
-        record.push(best);
-    };
-    let flip = |o: Outcome| match o {
-        Outcome::Win => Outcome::Loss,
-        Outcome::Loss => Outcome::Win,
-        Outcome::Draw => Outcome::Draw,
-    };
-    let for_side = |side: Side| {
-        if side == last_side {
-            outcome
-        } else {
-            flip(outcome)
-        }
-    };
-    let lines = pending
-        .into_iter()
-        .map(|p| DataLine {
-            position: p.position,
-            result: for_side(p.side),
-            score: p.score,
-            ply: p.ply,
-        })
-        .collect();
-    Ok(GameOutput {
-        lines,
-        plies: record.moves().len(),
-        white: for_side(Side::White),
-    })
-}
-
 /// What a run produced, for the summary.
 #[derive(Debug, Default)]
 struct Totals {
@@ -238,6 +102,13 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
             analyze: true,
             ..Limits::default()
         };
+        let spec = GameSpec {
+            seed: o.seed,
+            random_plies: o.random_plies,
+            max_plies: o.max_plies,
+            hash_mib: o.hash,
+            limits: &limits,
+        };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(o.threads)
             .stack_size(GAME_STACK)
@@ -272,18 +143,18 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
         let mut first = 0;
         while first < o.games {
             let last = (first + BLOCK).min(o.games);
-            let games: Vec<Result<GameOutput, CliError>> = pool.install(|| {
+            let games: Vec<Result<GameOutput, SelfplayError>> = pool.install(|| {
                 (first..last)
                     .into_par_iter()
                     .map(|i| {
-                        let game = play_game::<G>(o, &limits, &openings, i);
+                        let game = play_game::<G>(&spec, &openings, i);
                         bar.inc(1);
                         game
                     })
                     .collect()
             });
             for game in games {
-                let game = game?;
+                let game = game.map_err(|e| CliError(e.0))?;
                 for line in &game.lines {
                     writeln!(file, "{line}").map_err(io)?;
                 }
@@ -352,16 +223,4 @@ fn run_selfplay_to<W: Write>(opts: &SelfplayOptions, out: &mut W) -> Result<(), 
             out: &mut *out,
         },
     )?
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn game_seeds_differ_by_game_and_run() {
-        assert_ne!(game_seed(1, 0), game_seed(1, 1));
-        assert_ne!(game_seed(1, 0), game_seed(2, 0));
-        assert_eq!(game_seed(7, 3), game_seed(7, 3));
-    }
 }

@@ -1,24 +1,21 @@
 //! `polydam train`: fits the weights of a linear evaluation over sparse features to
 //! `polydam selfplay` data, by logistic regression (see `docs/training.md` and
-//! [`polydam_engine::learn::logistic`]).
+//! [`crate::forge::train`], which reads the data and fits the weights).
 //!
-//! The positions are split into training and validation sets by a hash of their text (so a
-//! position that occurs in several games always falls in the same set, and the split does not
-//! depend on the order of the files); the loss of both is printed after every epoch as
+//! The loss of the training and validation sets is printed after every epoch as
 //! `epoch N train-loss X valid-loss Y`, and the weights are written at the end.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::learn::data::{header_variant, result_value, DataLine};
 use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
-use polydam_engine::learn::logistic::{self, Samples, TrainConfig};
 use polydam_engine::learn::weights::{Base, WeightsFile};
 use polydam_engine::variants::dispatch_features;
-use polydam_protocol::lexer::excerpt;
-use polydam_tables::zobrist::splitmix64;
+
+use crate::forge::train::logistic::{self, TrainConfig};
+use crate::forge::train::{data_variant, load, SampleSpec};
 
 use super::CliError;
 
@@ -94,71 +91,57 @@ fn parse_kind(name: &str) -> Result<FeatureKind, String> {
     })
 }
 
-/// A stable 64-bit hash of a position's text (FNV-1a, then mixed), for the split.
-fn text_hash(text: &str) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    splitmix64(h).1
-}
-
-/// Whether a position goes to the validation set.
-fn is_validation(text: &str, percent: f64) -> bool {
-    ((text_hash(text) % 10_000) as f64) < percent * 100.0
-}
-
-/// The training and validation samples read from the data files.
-struct Loaded {
-    train: Samples,
-    valid: Samples,
-}
-
-fn load<G: Features>(o: &TrainOptions, kind: FeatureKind) -> Result<Loaded, CliError> {
-    let mut train = Samples::new();
-    let mut valid = Samples::new();
-    let mut features = Vec::new();
-    for path in &o.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        let reader = std::io::BufReader::new(file);
-        for (n, line) in reader.lines().enumerate() {
-            let at = |why: String| CliError(format!("{}:{}: {why}", path.display(), n + 1));
-            let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
-            if let Some(v) = header_variant(&line) {
-                if v != G::NAME {
-                    return Err(at(format!(
-                        "the data was generated for {}, not {} (give --variant {})",
-                        excerpt(v),
-                        G::NAME,
-                        excerpt(v)
-                    )));
-                }
-            }
-            let Some(data) = DataLine::parse(&line).map_err(|e| at(e.0))? else {
-                continue;
-            };
-            let pos = G::parse_position(&data.position)
-                .map_err(|e| at(format!("bad {} position: {e}", G::NAME)))?;
-            features.clear();
-            G::features(kind, &pos, &mut features);
-            let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
-            let base = match o.base {
-                Base::None => 0.0,
-                Base::Hand => G::hand_evaluation(&pos) as f32,
-            };
-            if is_validation(&data.position, o.valid_percent) {
-                valid.push(&features, base, t);
-            } else {
-                train.push(&features, base, t);
-            }
-        }
-    }
-    Ok(Loaded { train, valid })
-}
-
 fn loss_text(loss: Option<f64>) -> String {
     loss.map_or("-".into(), |l| format!("{l:.6}"))
+}
+
+/// The feature set `--features` asks for, or the family's first; an error when the family
+/// has no such set.
+fn feature_kind<G: Features>(o: &TrainOptions) -> Result<FeatureKind, CliError> {
+    let kind = o.features.unwrap_or(G::feature_kinds()[0]);
+    if G::feature_kinds().contains(&kind) {
+        return Ok(kind);
+    }
+    let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
+    Err(CliError(format!(
+        "no '{}' feature set for {} (its family has {}: choose with --features)",
+        kind.name(),
+        G::NAME,
+        offered.join(", ")
+    )))
+}
+
+/// The progress bar over `steps` gradient steps: on stderr when it is a terminal.
+fn steps_bar(steps: usize, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} steps, {elapsed_precise} (eta {eta}) {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Writes the fitted `weights` of `G` to `--output`.
+fn write_weights<G: Features>(
+    o: &TrainOptions,
+    kind: FeatureKind,
+    weights: Vec<f64>,
+) -> Result<(), CliError> {
+    let file = WeightsFile {
+        feature_set: G::feature_set(kind),
+        variant: G::NAME.to_string(),
+        base: o.base,
+        scale: o.scale,
+        weights,
+    };
+    let name = |i| G::feature_name(kind, i);
+    let text = file.to_text(o.names.then_some(&name as &dyn Fn(usize) -> String));
+    std::fs::write(&o.output, text)
+        .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))
 }
 
 struct TrainJob<'a, W: Write> {
@@ -172,16 +155,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
     fn visit<G: Features>(self) -> Self::Output {
         let o = self.opts;
         let out = self.out;
-        let kind = o.features.unwrap_or(G::feature_kinds()[0]);
-        if !G::feature_kinds().contains(&kind) {
-            let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
-            return Err(CliError(format!(
-                "no '{}' feature set for {} (its family has {}: choose with --features)",
-                kind.name(),
-                G::NAME,
-                offered.join(", ")
-            )));
-        }
+        let kind = feature_kind::<G>(o)?;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         if let Some(t) = o.threads {
             // The epoch callback writes to `out`, so the work runs on the global pool (from
@@ -192,7 +166,15 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
                 .build_global();
         }
         let started = Instant::now();
-        let data = load::<G>(o, kind)?;
+        let spec = SampleSpec {
+            data: &o.data,
+            kind,
+            base: o.base,
+            lambda: o.lambda,
+            scale: o.scale,
+            valid_percent: o.valid_percent,
+        };
+        let data = load::<G>(&spec).map_err(|e| CliError(e.0))?;
         if data.train.is_empty() {
             return Err(CliError(if data.valid.is_empty() {
                 "the data holds no position".into()
@@ -221,19 +203,8 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
             seed: o.seed,
         };
         let mut weights = vec![0.0; G::feature_count(kind)];
-        let bar = if !o.quiet && std::io::stderr().is_terminal() {
-            let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
-            let bar =
-                ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} steps, {elapsed_precise} (eta {eta}) {msg}",
-            ) {
-                bar.set_style(style);
-            }
-            bar
-        } else {
-            ProgressBar::hidden()
-        };
+        let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
+        let bar = steps_bar(steps, o.quiet);
         let mut written: Result<(), CliError> = Ok(());
         let start_train = logistic::loss(&weights, &data.train, o.scale);
         let start_valid = logistic::loss(&weights, &data.valid, o.scale);
@@ -269,17 +240,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         bar.finish_and_clear();
         written?;
 
-        let file = WeightsFile {
-            feature_set: G::feature_set(kind),
-            variant: G::NAME.to_string(),
-            base: o.base,
-            scale: o.scale,
-            weights,
-        };
-        let name = |i| G::feature_name(kind, i);
-        let text = file.to_text(o.names.then_some(&name as &dyn Fn(usize) -> String));
-        std::fs::write(&o.output, text)
-            .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))?;
+        write_weights::<G>(o, kind, weights)?;
         writeln!(
             out,
             "trained in {:.3} s, weights written to {}",
@@ -289,26 +250,6 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         .map_err(io)?;
         Ok(())
     }
-}
-
-/// The variant named by the first `# polydam selfplay` line of the first data file, if it
-/// has one before its first data line.
-fn data_variant(data: &[PathBuf]) -> Result<Option<String>, CliError> {
-    let Some(path) = data.first() else {
-        return Ok(None);
-    };
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line.map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-        if let Some(v) = header_variant(&line) {
-            return Ok(Some(v.to_string()));
-        }
-        if !line.trim().is_empty() && !line.trim_start().starts_with('#') {
-            break;
-        }
-    }
-    Ok(None)
 }
 
 /// Runs `polydam train`: prints the losses on `out` and writes the weights file.
@@ -347,7 +288,9 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
     }
     let variant = match &opts.variant {
         Some(v) => v.clone(),
-        None => data_variant(&opts.data)?.unwrap_or_else(|| "international".into()),
+        None => data_variant(&opts.data)
+            .map_err(|e| CliError(e.0))?
+            .unwrap_or_else(|| "international".into()),
     };
     dispatch_features(
         &variant,
@@ -356,18 +299,4 @@ fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliErr
             out: &mut *out,
         },
     )?
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_split_is_stable_and_near_the_percentage() {
-        let texts: Vec<String> = (0..10_000).map(|i| format!("W:W{i}")).collect();
-        let held = texts.iter().filter(|t| is_validation(t, 10.0)).count();
-        assert!((800..1200).contains(&held), "{held}");
-        assert!(texts.iter().all(|t| !is_validation(t, 0.0)));
-        assert_eq!(text_hash("W:W31-50:B1-20"), text_hash("W:W31-50:B1-20"));
-    }
 }

@@ -1,10 +1,9 @@
-//! Learning the evaluation from games: the training-data format that `polydam selfplay`
-//! writes and `polydam train` reads, sparse features of positions, and the logistic
-//! regression that fits their weights (see `docs/training.md`); [`linear`] holds what the
-//! families' learned evaluations share (count features, fixed point, loading weights files).
+//! The learned evaluation's shared parts: the sparse features of positions ([`features`];
+//! each family implements them), the weights file format ([`weights`]) and what the
+//! families' learned evaluations share ([`linear`]: count features, fixed point, loading
+//! weights files). Fitting the weights is the workshop's job: the program's `forge` (see
+//! `docs/training.md`).
 
-pub mod data;
 pub mod features;
 pub mod linear;
-pub mod logistic;
 pub mod weights;

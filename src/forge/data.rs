@@ -8,13 +8,13 @@
 //!
 //! A line is `POSITION RESULT SCORE PLY`, separated by single spaces:
 //!
-//! - `POSITION`: the variant's FEN ([`crate::game::Game::fen`]), read back with
-//!   [`crate::game::Game::parse_position`]. The last three fields are split off from the
+//! - `POSITION`: the variant's FEN ([`polydam_engine::game::Game::fen`]), read back with
+//!   [`polydam_engine::game::Game::parse_position`]. The last three fields are split off from the
 //!   right, so a position text holding spaces would still read back.
 //! - `RESULT`: the game's result from the point of view of the side to move in this
 //!   position: `1` (it went on to win), `0.5` (draw), `0` (loss).
 //! - `SCORE`: the search score of the position, from the side to move's point of view, in
-//!   hundredths of a man (forced wins are `10000 - plies`, as [`crate::search::Score`]).
+//!   hundredths of a man (forced wins are `10000 - plies`, as [`polydam_engine::search::Score`]).
 //! - `PLY`: plies played in the game before this position.
 //!
 //! Lines starting with `#` are comments and blank lines are skipped, so a file may carry a
@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use crate::game::Outcome;
+use polydam_engine::game::Outcome;
 
 /// One training position, its position still as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,8 +147,8 @@ fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagonal::{rules::International, Diagonal};
-    use crate::game::Game;
+    use polydam_engine::diagonal::{rules::International, Diagonal};
+    use polydam_engine::game::Game;
 
     type Intl = Diagonal<International>;
 

@@ -9,7 +9,7 @@
 //! mini-batches. Gradients are summed over fixed chunks of a batch in parallel (rayon) and
 //! the chunk sums added in order, so a run gives the same weights with any number of threads.
 
-use crate::par::*;
+use rayon::prelude::*;
 
 use polydam_tables::zobrist::splitmix64;
 
