@@ -11,6 +11,8 @@ use polydam::cli::{
     self, analyse::AnalyseOptions, bench::BenchOptions, matches::MatchOptions, perft::MovesOptions,
     perft::PerftOptions, play::PlayOptions, CliError,
 };
+use polydam_engine::learn::source::WeightsSource;
+use polydam_engine::variants;
 
 /// Polydam, a draughts engine for the whole draughts family.
 #[derive(Parser, Debug)]
@@ -18,6 +20,17 @@ use polydam::cli::{
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The learned evaluation's weights: `shipped` (built into the program), `none` (the
+    /// hand evaluation only), or weights files FILE[,FILE...], each for the variant its
+    /// header names (the others keep their shipped weights).
+    #[arg(
+        long,
+        global = true,
+        env = "POLYDAM_WEIGHTS",
+        value_name = "SOURCE",
+        default_value = "shipped"
+    )]
+    weights: String,
 }
 
 #[derive(Subcommand, Debug)]
@@ -100,9 +113,16 @@ fn run_hub() -> Result<(), CliError> {
     std::process::exit(0);
 }
 
+/// Installs the weights source `--weights` names.
+fn set_weights(spec: &str) -> Result<(), CliError> {
+    let source = WeightsSource::parse(spec).map_err(|e| CliError(format!("--weights: {e}")))?;
+    variants::set_weights(source).map_err(|e| CliError(format!("--weights: {e}")))
+}
+
 fn main() -> ExitCode {
-    let command = Cli::parse().command.unwrap_or(Command::Hub);
-    match run(command) {
+    let cli = Cli::parse();
+    let command = cli.command.unwrap_or(Command::Hub);
+    match set_weights(&cli.weights).and_then(|()| run(command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("polydam: {e}");

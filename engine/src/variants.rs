@@ -12,7 +12,8 @@ use std::fmt;
 
 use crate::diagonal::{rules as dr, Diagonal};
 use crate::game::{DrawRules, Game};
-use crate::learn::features::FeaturesVisitor;
+use crate::learn::features::{Features, FeaturesVisitor};
+use crate::learn::source::{self, WeightsError, WeightsSource};
 use crate::orthogonal::{rules as or, Orthogonal};
 
 /// The four families of the project; each is one implementation of [`Game`].
@@ -157,6 +158,11 @@ pub struct VariantEntry {
     pub start_fen: fn() -> String,
     /// The draw rules.
     pub draw_rules: fn() -> DrawRules,
+    /// The variant name its learned weights are kept under (its own, or the variant it
+    /// shares them with), or `None` without a learned evaluation.
+    pub weights_name: fn() -> Option<&'static str>,
+    /// Builds the weights a source gives it, without using them yet.
+    pub prepare_weights: fn(&WeightsSource) -> Result<(), WeightsError>,
 }
 
 impl fmt::Debug for VariantEntry {
@@ -212,6 +218,8 @@ macro_rules! registry {
                 pydraughts: PydraughtsNumbering::$pydraughts,
                 start_fen: start_fen_of::<$game>,
                 draw_rules: <$game as Game>::draw_rules,
+                weights_name: <$game as Features>::weights_name,
+                prepare_weights: <$game as Features>::prepare_weights,
             }, )*
         ];
 
@@ -364,6 +372,35 @@ pub fn lookup(name: &str) -> Result<&'static VariantEntry, UnknownVariant> {
         .ok_or_else(|| UnknownVariant(name.to_string()))
 }
 
+/// Makes `source` the learned weights of every variant (see [`crate::learn::source`]): the
+/// files it names are checked against the variants they name and built first, so that on an
+/// error nothing changes and the weights in use stay.
+pub fn set_weights(source: WeightsSource) -> Result<(), WeightsError> {
+    if *source::current_source() == source {
+        return Ok(());
+    }
+    if let WeightsSource::Files(files) = &source {
+        for f in files {
+            let wanted = f.file.variant.as_str();
+            let rows: Vec<&VariantEntry> = VARIANTS
+                .iter()
+                .filter(|v| (v.weights_name)() == Some(wanted))
+                .collect();
+            if rows.is_empty() {
+                return Err(WeightsError::NoLearnedEvaluation {
+                    path: f.path.clone(),
+                    variant: f.file.variant.clone(),
+                });
+            }
+            for row in rows {
+                (row.prepare_weights)(&source)?;
+            }
+        }
+    }
+    source::install(source);
+    Ok(())
+}
+
 /// The canonical names of every variant.
 pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
@@ -459,6 +496,22 @@ mod tests {
                     );
                 }
             }
+            // Learned weights: a variant that shares another's names a row that has them.
+            if let Some(w) = (v.weights_name)() {
+                assert!(
+                    VARIANTS.iter().any(|r| r.name == w),
+                    "{name}: its weights are kept under '{w}', which is no variant"
+                );
+                // Every diagonal and stacks variant ships weights; orthogonal and hex ones may not.
+                if matches!(v.family, Family::Diagonal | Family::Stacks) {
+                    assert!(
+                        source::shipped(w).is_some(),
+                        "{name}: no shipped weights '{w}'"
+                    );
+                }
+            } else {
+                assert_eq!(v.family, Family::Diagonal, "{name}: no learned evaluation");
+            }
             // pydraughts numbering: the translated schemes are for the 8x8 diagonal board.
             if v.pydraughts != PydraughtsNumbering::Card {
                 let fen = (v.start_fen)();
@@ -466,6 +519,33 @@ mod tests {
                 assert_eq!(squares(&fen).into_iter().max(), Some(32), "{name}: {fen}");
             }
         }
+    }
+
+    #[test]
+    fn every_shipped_weights_file_belongs_to_a_variant() {
+        for (w, _) in source::SHIPPED {
+            assert!(
+                VARIANTS.iter().any(|v| (v.weights_name)() == Some(*w)),
+                "shipped weights '{w}' are no variant's"
+            );
+        }
+    }
+
+    #[test]
+    fn a_weights_file_for_a_variant_without_weights_is_refused() {
+        let dir = std::env::temp_dir().join(format!("polydam-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("gothic.txt");
+        let text = "feature-set x\nvariant no-such-variant\nbase hand\nscale 150\nfeatures 1\n";
+        std::fs::write(&path, text).unwrap();
+        let source = WeightsSource::parse(path.to_str().unwrap()).unwrap();
+        let err = set_weights(source).unwrap_err();
+        assert!(
+            matches!(err, WeightsError::NoLearnedEvaluation { .. }),
+            "{err:?}"
+        );
+        assert_eq!(*source::current_source(), WeightsSource::Shipped);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

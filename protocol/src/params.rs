@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
+use polydam_engine::learn::source::{current_source, WeightsSource};
 use polydam_engine::search::{max_hash_mib, HashError};
-use polydam_engine::variants::{lookup, names};
+use polydam_engine::variants::{lookup, names, set_weights};
 
 use crate::lexer::excerpt;
 use crate::numbering::Numbering;
@@ -52,6 +53,9 @@ pub struct Params {
     pub egtb_dir: String,
     /// `bb-size`: the most pieces of the tables loaded (Scan's name); 0 turns them off.
     pub bb_size: u32,
+    /// `weights`: the learned weights in use: `shipped`, `none` or weights files (see
+    /// [`WeightsSource::parse`]). The choice is the process's, shared by every session.
+    pub weights: String,
 }
 
 impl Default for Params {
@@ -65,6 +69,7 @@ impl Default for Params {
             move_overhead_ms: 10,
             egtb_dir: String::new(),
             bb_size: 6,
+            weights: current_source().describe(),
         }
     }
 }
@@ -86,6 +91,8 @@ pub enum Changed {
     MoveOverhead,
     /// `egtb-dir` or `bb-size`.
     Tables,
+    /// `weights`.
+    Weights,
 }
 
 fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
@@ -175,6 +182,11 @@ impl Params {
                     max: MAX_BB_SIZE,
                 },
             },
+            ParamDecl {
+                name: "weights".into(),
+                default: self.weights.clone(),
+                kind: ParamKind::String,
+            },
         ]
     }
 
@@ -236,9 +248,17 @@ impl Params {
                 self.bb_size = parse_int(name, value, 0, MAX_BB_SIZE)? as u32;
                 Ok(Changed::Tables)
             }
+            "weights" => {
+                let source = WeightsSource::parse(value).map_err(|e| e.to_string())?;
+                let shown = source.describe();
+                set_weights(source)
+                    .map_err(|e| format!("{e}; the weights stay '{}'", excerpt(&self.weights)))?;
+                self.weights = shown;
+                Ok(Changed::Weights)
+            }
             other => Err(format!(
                 "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, \
-                 move-overhead, egtb-dir, bb-size)",
+                 move-overhead, egtb-dir, bb-size, weights)",
                 excerpt(other)
             )),
         }

@@ -318,7 +318,8 @@ impl Session {
                     }
                 }
             }
-            Ok(Changed::Numbering | Changed::Ponder | Changed::MoveOverhead) => {}
+            Ok(Changed::Numbering | Changed::Ponder | Changed::MoveOverhead | Changed::Weights) => {
+            }
         }
     }
 

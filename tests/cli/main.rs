@@ -11,3 +11,4 @@ mod play_cli;
 mod selfplay_train;
 mod transcripts;
 mod web;
+mod weights_cli;

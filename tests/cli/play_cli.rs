@@ -14,7 +14,7 @@ fn play(variant: &str, extra: &[&str], input: &str) -> String {
         .args(extra)
         // The tests pin the terminal's behaviour around the engine's replies: the hand
         // evaluation keeps those replies fixed when shipped weights are retrained.
-        .env("POLYDAM_WEIGHTS", "none")
+        .args(["--weights", "none"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -912,7 +912,10 @@ mod tests {
         check_incremental_terms::<Frysk>();
         check_incremental_terms::<Thai>();
         // The 21 variants checked above are the ones with shipped weights.
-        assert_eq!(learned::SHIPPED.len(), 21);
+        assert_eq!(
+            crate::learn::source::shipped_of_family("diagonal").len(),
+            21
+        );
     }
 
     /// The forward triangle of a man of `side` on square `s`, by coordinates.

@@ -11,6 +11,7 @@ use super::{eval, Bits, Diagonal, Position};
 use crate::game::Side;
 use crate::learn::features::{FeatureKind, Features};
 use crate::learn::linear::{CountTail, COUNT_GROUPS};
+use crate::learn::source::{WeightsError, WeightsSource};
 
 /// The pieces of `pos`, seen from the side to move: `(own, king, square)` with the square
 /// side-relative (square 0 is the far corner of the side to move's promotion row: White
@@ -127,6 +128,14 @@ impl<R: Rules> Features for Diagonal<R> {
 
     fn hand_evaluation(pos: &Position<R::Bits>) -> i32 {
         eval::hand_evaluate::<R>(pos)
+    }
+
+    fn weights_name() -> Option<&'static str> {
+        R::learned_cell().map(|_| learned::weights_name::<R>())
+    }
+
+    fn prepare_weights(source: &WeightsSource) -> Result<(), WeightsError> {
+        learned::prepare::<R>(source)
     }
 
     fn feature_name(kind: FeatureKind, index: usize) -> String {

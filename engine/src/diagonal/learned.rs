@@ -9,11 +9,8 @@
 //! counted. [`PatternLayout`] numbers the features; [`active_features`] lists a position's,
 //! and [`Learned::evaluate`] sums their weights from the incrementally kept window states.
 //!
-//! A variant has learned weights when a weights file is shipped for it ([`SHIPPED`], embedded
-//! at build time). The environment variable `POLYDAM_WEIGHTS` (a comma-separated list of
-//! weights files) replaces the shipped weights of the variants its files name, and
-//! `POLYDAM_WEIGHTS=none` turns the learned evaluation off: both are for comparing weights
-//! without rebuilding.
+//! A variant has learned weights when the weights source in use gives it a file: the
+//! shipped one by default, or one the program names (see [`crate::learn::source`]).
 
 use polydam_tables::diagonal::Geometry;
 
@@ -23,47 +20,8 @@ use super::position::Position;
 use super::rules::Rules;
 use crate::game::Side;
 use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
+use crate::learn::source::{WeightsError, WeightsSource};
 use crate::learn::weights::{Base, WeightsFile};
-
-/// The weights files shipped with the engine, by variant name: every diagonal variant.
-pub const SHIPPED: &[(&str, &str)] = &[
-    (
-        "international",
-        include_str!("../../weights/international.txt"),
-    ),
-    ("killer", include_str!("../../weights/killer.txt")),
-    ("russian", include_str!("../../weights/russian.txt")),
-    ("brazilian", include_str!("../../weights/brazilian.txt")),
-    ("pool", include_str!("../../weights/pool.txt")),
-    ("english", include_str!("../../weights/english.txt")),
-    ("italian", include_str!("../../weights/italian.txt")),
-    ("spanish", include_str!("../../weights/spanish.txt")),
-    ("czech", include_str!("../../weights/czech.txt")),
-    (
-        "antidraughts",
-        include_str!("../../weights/antidraughts.txt"),
-    ),
-    (
-        "breakthrough",
-        include_str!("../../weights/breakthrough.txt"),
-    ),
-    ("dbc", include_str!("../../weights/dbc.txt")),
-    ("dbc-killer", include_str!("../../weights/dbc-killer.txt")),
-    (
-        "dbc-killer-light",
-        include_str!("../../weights/dbc-killer-light.txt"),
-    ),
-    ("dbc-halt", include_str!("../../weights/dbc-halt.txt")),
-    ("dbc-halt-2", include_str!("../../weights/dbc-halt-2.txt")),
-    (
-        "constitutional",
-        include_str!("../../weights/constitutional.txt"),
-    ),
-    ("frisian", include_str!("../../weights/frisian.txt")),
-    ("frysk", include_str!("../../weights/frysk.txt")),
-    ("thai", include_str!("../../weights/thai.txt")),
-    ("canadian", include_str!("../../weights/canadian.txt")),
-];
 
 /// The numbering of `diagonal-patterns-v1` on one board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,21 +179,23 @@ impl Learned {
     }
 }
 
-/// The learned weights of variant `R`, loaded on first use, or `None` (it keeps the hand
-/// evaluation).
+/// The learned weights of variant `R` from the weights source in use (see
+/// [`crate::learn::source`]), or `None` (it keeps the hand evaluation).
 #[inline(always)]
 pub fn learned<R: Rules>() -> Option<&'static Learned> {
-    R::learned_cell()?.get_or_init(load::<R>).as_ref()
+    R::learned_cell()?.get(weights_name::<R>(), Learned::from_file::<R>)
 }
 
-/// The weights for `R`: from `POLYDAM_WEIGHTS` if one of its files names `R`, else the
-/// shipped file, if any (see [`linear::load`]).
-fn load<R: Rules>() -> Option<Learned> {
-    linear::load(weights_name::<R>(), SHIPPED, Learned::from_file::<R>)
+/// Builds the table `source` gives `R` without using it yet (see [`crate::learn::source::WeightsCell::prepare`]).
+pub fn prepare<R: Rules>(source: &WeightsSource) -> Result<(), WeightsError> {
+    match R::learned_cell() {
+        Some(cell) => cell.prepare(source, weights_name::<R>(), Learned::from_file::<R>),
+        None => Ok(()),
+    }
 }
 
 /// The name the weights of `R` are kept under: its own, or the variant it shares them with.
-fn weights_name<R: Rules>() -> &'static str {
+pub fn weights_name<R: Rules>() -> &'static str {
     R::INFO.weights_of.unwrap_or(R::NAME)
 }
 
@@ -249,7 +209,7 @@ mod tests {
 
     #[test]
     fn every_shipped_weights_file_loads_for_its_variant() {
-        for (name, text) in SHIPPED {
+        for (name, text) in crate::learn::source::shipped_of_family("diagonal").iter() {
             let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(file.variant, *name);
             let loaded = match *name {

@@ -9,12 +9,11 @@
 //! `../shared/rules/canadian-12x12.md`, `../shared/rules/frisian.md` and
 //! `../shared/rules/thai.md`; each field cites the clause it encodes.
 
-use std::sync::OnceLock;
-
 use polydam_tables::diagonal::{Geometry, EIGHT, TEN, TWELVE};
 
 use super::bits::Bits;
 use super::learned::Learned;
+use crate::learn::source::WeightsCell;
 
 use crate::game::DrawRules;
 
@@ -340,7 +339,7 @@ pub trait Rules: Send + Sync + 'static {
     const INFO: DiagonalInfo;
     /// Where the variant's learned evaluation is kept once loaded (see [`super::learned`]),
     /// or `None` (the default) for a rule sheet that never has one.
-    fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+    fn learned_cell() -> Option<&'static WeightsCell<Learned>> {
         None
     }
 }
@@ -383,8 +382,8 @@ macro_rules! diagonal_variant {
                 $($field: $value,)*
                 ..DiagonalInfo::BASE
             };
-            fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
-                static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+            fn learned_cell() -> Option<&'static WeightsCell<Learned>> {
+                static CELL: WeightsCell<Learned> = WeightsCell::new();
                 Some(&CELL)
             }
         }

@@ -4,6 +4,7 @@
 use super::learned::{self, HexLayout};
 use super::{eval, Hex, HexBoard, Position};
 use crate::learn::features::{FeatureKind, Features};
+use crate::learn::source::{WeightsError, WeightsSource};
 
 /// Hex Seesaw has its piece-square set only: `hex-psq-v1` (see [`crate::hex::learned`]),
 /// whatever `kind` says.
@@ -30,5 +31,13 @@ impl<B: HexBoard> Features for Hex<B> {
 
     fn hand_evaluation(pos: &Position) -> i32 {
         eval::hand_evaluate(B::GEOMETRY, pos)
+    }
+
+    fn weights_name() -> Option<&'static str> {
+        Some(B::NAME)
+    }
+
+    fn prepare_weights(source: &WeightsSource) -> Result<(), WeightsError> {
+        learned::prepare::<B>(source)
     }
 }

@@ -23,9 +23,8 @@
 //! [`HexLayout`] numbers the features; [`active_features`] lists a position's, and
 //! [`Learned::evaluate`] sums their weights: one table read per tiled or occupied cell.
 //!
-//! A variant has learned weights when a weights file is shipped for it ([`SHIPPED`]), or when
-//! `POLYDAM_WEIGHTS` names one (see [`crate::learn::linear::load`]; `POLYDAM_WEIGHTS=none`
-//! turns the learned evaluation off).
+//! A variant has learned weights when the weights source in use gives it a file: the
+//! shipped one by default, or one the program names (see [`crate::learn::source`]).
 
 use std::marker::PhantomData;
 
@@ -37,10 +36,8 @@ use super::HexBoard;
 use crate::learn::linear::{
     self, size_bucket, CountTail, FixedWeights, SIZE_BUCKETS, SIZE_BUCKET_NAMES,
 };
+use crate::learn::source::{WeightsError, WeightsSource};
 use crate::learn::weights::{Base, WeightsFile};
-
-/// The weights files shipped with the engine, by variant name (embedded at build time).
-pub const SHIPPED: &[(&str, &str)] = &[("seesaw", include_str!("../../weights/seesaw.txt"))];
 
 /// Stack states of a cell: none, then the own size buckets, then the opponent's.
 pub const STACK_STATES: usize = 1 + 2 * SIZE_BUCKETS;
@@ -268,17 +265,16 @@ impl Learned {
     }
 }
 
-/// The learned weights of board `B`, loaded on first use, or `None` (it keeps the hand
-/// evaluation).
+/// The learned weights of board `B` from the weights source in use (see
+/// [`crate::learn::source`]), or `None` (it keeps the hand evaluation).
 #[inline(always)]
 pub fn learned<B: HexBoard>() -> Option<&'static Learned> {
-    B::learned_cell().get_or_init(load::<B>).as_ref()
+    B::learned_cell().get(B::NAME, Learned::from_file::<B>)
 }
 
-/// The weights for `B`: from `POLYDAM_WEIGHTS` if one of its files names `B`, else the
-/// shipped file, if any (see [`linear::load`]).
-fn load<B: HexBoard>() -> Option<Learned> {
-    linear::load(B::NAME, SHIPPED, Learned::from_file::<B>)
+/// Builds the table `source` gives `B` without using it yet (see [`crate::learn::source::WeightsCell::prepare`]).
+pub fn prepare<B: HexBoard>(source: &WeightsSource) -> Result<(), WeightsError> {
+    B::learned_cell().prepare(source, B::NAME, Learned::from_file::<B>)
 }
 
 #[cfg(test)]
@@ -290,7 +286,7 @@ pub(crate) mod tests {
 
     #[test]
     fn shipped_weights_load() {
-        for (name, text) in SHIPPED {
+        for (name, text) in crate::learn::source::shipped_of_family("hex").iter() {
             let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(file.variant, *name);
             let loaded = match *name {

@@ -19,11 +19,11 @@ pub mod setup;
 pub mod view;
 
 use std::marker::PhantomData;
-use std::sync::OnceLock;
 
 use polydam_tables::hex::{HexGeometry, SIDE4, SIDE5};
 
 use crate::game::{DrawRules, Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
+use crate::learn::source::WeightsCell;
 use learned::Learned;
 pub use movegen::{Kind, Move, Position};
 pub use setup::{Setup, SetupError};
@@ -35,7 +35,7 @@ pub trait HexBoard: Copy + Send + Sync + 'static {
     /// The board geometry.
     const GEOMETRY: &'static HexGeometry;
     /// Where the board's learned evaluation is kept once loaded (see [`learned`]).
-    fn learned_cell() -> &'static OnceLock<Option<Learned>>;
+    fn learned_cell() -> &'static WeightsCell<Learned>;
 }
 
 /// `seesaw`: side 4, 37 cells.
@@ -44,8 +44,8 @@ pub struct Side4;
 impl HexBoard for Side4 {
     const NAME: &'static str = "seesaw";
     const GEOMETRY: &'static HexGeometry = &SIDE4;
-    fn learned_cell() -> &'static OnceLock<Option<Learned>> {
-        static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+    fn learned_cell() -> &'static WeightsCell<Learned> {
+        static CELL: WeightsCell<Learned> = WeightsCell::new();
         &CELL
     }
 }
@@ -56,8 +56,8 @@ pub struct Side5;
 impl HexBoard for Side5 {
     const NAME: &'static str = "seesaw-5";
     const GEOMETRY: &'static HexGeometry = &SIDE5;
-    fn learned_cell() -> &'static OnceLock<Option<Learned>> {
-        static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+    fn learned_cell() -> &'static WeightsCell<Learned> {
+        static CELL: WeightsCell<Learned> = WeightsCell::new();
         &CELL
     }
 }

@@ -12,6 +12,7 @@
 //! [`super::linear::CountTail`]). The formats are in `docs/training.md`.
 
 use crate::game::Game;
+use crate::learn::source::{WeightsError, WeightsSource};
 
 /// Which feature set to extract (`polydam train --features NAME`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,6 +69,14 @@ pub trait Features: Game {
     /// The hand-written evaluation of `pos` from the side to move's view, in hundredths of a
     /// man: the base that weights trained with `--base hand` are added to.
     fn hand_evaluation(pos: &Self::Position) -> i32;
+
+    /// The variant name the game's learned weights are kept under (its own, or the variant
+    /// it shares them with), or `None` when it has no learned evaluation.
+    fn weights_name() -> Option<&'static str>;
+
+    /// Builds the weights `source` gives this game, without using them yet: what
+    /// `variants::set_weights` checks before it installs a source.
+    fn prepare_weights(source: &WeightsSource) -> Result<(), WeightsError>;
 }
 
 /// Something to do with a game type and its feature sets, chosen at run time (see

@@ -1,6 +1,6 @@
 //! What the families' learned evaluations share: the material-count tail that ends each of
-//! their feature sets, the game phase, weights in fixed point, and finding a variant's weights
-//! file (shipped with the engine, or named by `POLYDAM_WEIGHTS`).
+//! their feature sets, the game phase and weights in fixed point (where the weights come
+//! from: [`super::source`]).
 //!
 //! A family's learned module numbers its own board features (`diagonal::learned`,
 //! `orthogonal::learned`); the tail, the loading and the arithmetic are the same for all.
@@ -169,44 +169,6 @@ impl FixedWeights {
 #[inline(always)]
 pub fn to_hundredths(units: i32) -> i32 {
     (units + UNIT / 2).div_euclid(UNIT)
-}
-
-/// The learned weights of the variant called `variant`, built by `build` from a weights file
-/// and its source: from `POLYDAM_WEIGHTS` if one of the files that variable lists (separated
-/// by commas) is for `variant`, else from the `shipped` file of `variant` (pairs of variant
-/// name and file text), if any. `POLYDAM_WEIGHTS=none` gives `None` (the hand evaluation). A
-/// file that does not read or build is reported on stderr and skipped.
-pub fn load<T>(
-    variant: &str,
-    shipped: &[(&str, &str)],
-    build: impl Fn(&WeightsFile, &str) -> Result<T, String>,
-) -> Option<T> {
-    if let Ok(list) = std::env::var("POLYDAM_WEIGHTS") {
-        if list.trim() == "none" {
-            return None;
-        }
-        for path in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let read = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|text| WeightsFile::parse(&text));
-            match read {
-                Ok(file) if file.variant == variant => match build(&file, path) {
-                    Ok(l) => return Some(l),
-                    Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
-                },
-                Ok(_) => {}
-                Err(e) => eprintln!("polydam: POLYDAM_WEIGHTS file {path}: {e}"),
-            }
-        }
-    }
-    let (_, text) = shipped.iter().find(|(name, _)| *name == variant)?;
-    match WeightsFile::parse(text).and_then(|f| build(&f, "shipped")) {
-        Ok(l) => Some(l),
-        Err(e) => {
-            eprintln!("polydam: the shipped {variant} weights do not load ({e}): hand evaluation");
-            None
-        }
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use super::learned::{self as lines, LineLayout};
 use super::rules::Rules;
 use super::{eval, Orthogonal, Position};
 use crate::learn::features::{FeatureKind, Features};
+use crate::learn::source::{WeightsError, WeightsSource};
 
 impl<R: Rules> Features for Orthogonal<R> {
     fn feature_kinds() -> &'static [FeatureKind] {
@@ -30,6 +31,14 @@ impl<R: Rules> Features for Orthogonal<R> {
 
     fn hand_evaluation(pos: &Position) -> i32 {
         eval::hand_evaluate::<R>(pos)
+    }
+
+    fn weights_name() -> Option<&'static str> {
+        R::learned_cell().map(|_| R::NAME)
+    }
+
+    fn prepare_weights(source: &WeightsSource) -> Result<(), WeightsError> {
+        lines::prepare::<R>(source)
     }
 }
 

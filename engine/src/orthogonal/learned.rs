@@ -18,18 +18,15 @@
 //! table turns a byte into its base-3 value. 16 table reads and two transposes, against
 //! diagonal's incrementally kept windows: the orthogonal positions stay as small as they are.
 //!
-//! A variant has learned weights when a weights file is shipped for it ([`SHIPPED`]), or when
-//! `POLYDAM_WEIGHTS` names one (see [`crate::learn::linear::load`]; `POLYDAM_WEIGHTS=none`
-//! turns the learned evaluation off).
+//! A variant has learned weights when the weights source in use gives it a file: the
+//! shipped one by default, or one the program names (see [`crate::learn::source`]).
 
 use super::position::Position;
 use super::rules::{men_per_side, Rules};
 use crate::game::Side;
 use crate::learn::linear::{self, CountTail, FixedWeights, COUNT_GROUPS};
+use crate::learn::source::{WeightsError, WeightsSource};
 use crate::learn::weights::{Base, WeightsFile};
-
-/// The weights files shipped with the engine, by variant name.
-pub const SHIPPED: &[(&str, &str)] = &[("turkish", include_str!("../../weights/turkish.txt"))];
 
 /// Lines of the board: the 8 ranks (lines 0 to 7), then the 8 files (lines 8 to 15).
 pub const LINES: usize = 16;
@@ -369,17 +366,19 @@ impl Learned {
     }
 }
 
-/// The learned weights of variant `R`, loaded on first use, or `None` (it keeps the hand
-/// evaluation).
+/// The learned weights of variant `R` from the weights source in use (see
+/// [`crate::learn::source`]), or `None` (it keeps the hand evaluation).
 #[inline(always)]
 pub fn learned<R: Rules>() -> Option<&'static Learned> {
-    R::learned_cell()?.get_or_init(load::<R>).as_ref()
+    R::learned_cell()?.get(R::NAME, Learned::from_file::<R>)
 }
 
-/// The weights for `R`: from `POLYDAM_WEIGHTS` if one of its files names `R`, else the
-/// shipped file, if any (see [`linear::load`]).
-fn load<R: Rules>() -> Option<Learned> {
-    linear::load(R::NAME, SHIPPED, Learned::from_file::<R>)
+/// Builds the table `source` gives `R` without using it yet (see [`crate::learn::source::WeightsCell::prepare`]).
+pub fn prepare<R: Rules>(source: &WeightsSource) -> Result<(), WeightsError> {
+    match R::learned_cell() {
+        Some(cell) => cell.prepare(source, R::NAME, Learned::from_file::<R>),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -545,8 +544,9 @@ pub(crate) mod tests {
 
     #[test]
     fn every_shipped_weights_file_loads_for_its_variant() {
-        assert!(!SHIPPED.is_empty());
-        for (name, text) in SHIPPED {
+        let shipped = crate::learn::source::shipped_of_family("orthogonal");
+        assert!(!shipped.is_empty());
+        for (name, text) in shipped.iter() {
             let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(file.variant, *name);
             let loaded = match *name {

@@ -10,12 +10,11 @@
 //! directions, for Black the board turned by 180 degrees, which is also how Harzdame's Black
 //! men step "S or W" where White's step "N or E".
 
-use std::sync::OnceLock;
-
 use polydam_tables::orthogonal::{file_mask, rank_mask, RANK_1, RANK_8};
 
 use super::learned::Learned;
 use crate::game::DrawRules;
+use crate::learn::source::WeightsCell;
 
 /// Forward (the card's N).
 pub const FWD: u8 = 1 << 0;
@@ -392,7 +391,7 @@ pub trait Rules: Send + Sync + 'static {
     const INFO: OrthogonalInfo;
     /// Where the variant's learned evaluation is kept once loaded (see [`super::learned`]),
     /// or `None` (the default) for a rule sheet that never has one.
-    fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
+    fn learned_cell() -> Option<&'static WeightsCell<Learned>> {
         None
     }
 }
@@ -507,8 +506,8 @@ macro_rules! orthogonal_variant {
                 start_fen: $setup,
                 draws: DRAWS,
             };
-            fn learned_cell() -> Option<&'static OnceLock<Option<Learned>>> {
-                static CELL: OnceLock<Option<Learned>> = OnceLock::new();
+            fn learned_cell() -> Option<&'static WeightsCell<Learned>> {
+                static CELL: WeightsCell<Learned> = WeightsCell::new();
                 Some(&CELL)
             }
         }

@@ -3,7 +3,9 @@
 
 use super::learned::{self, PsqLayout};
 use super::{eval, Position, SeesawDraughts};
+use crate::game::Game;
 use crate::learn::features::{FeatureKind, Features};
+use crate::learn::source::{WeightsError, WeightsSource};
 
 /// Seesaw Draughts has its piece-square set only: `stacks-psq-v1` (see
 /// [`crate::stacks::learned`]), whatever `kind` says.
@@ -30,5 +32,13 @@ impl Features for SeesawDraughts {
 
     fn hand_evaluation(pos: &Position) -> i32 {
         eval::hand_evaluate(pos)
+    }
+
+    fn weights_name() -> Option<&'static str> {
+        Some(SeesawDraughts::NAME)
+    }
+
+    fn prepare_weights(source: &WeightsSource) -> Result<(), WeightsError> {
+        learned::prepare(source)
     }
 }

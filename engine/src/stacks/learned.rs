@@ -17,11 +17,8 @@
 //! target on 8x8, and the parity keeps the direction). [`PsqLayout`] numbers the features; [`active_features`] lists
 //! a position's, and [`Learned::evaluate`] sums their weights: one table read per stack.
 //!
-//! The game has one variant: it has learned weights when a weights file is shipped for it
-//! ([`SHIPPED`]), or when `POLYDAM_WEIGHTS` names one (see [`crate::learn::linear::load`];
-//! `POLYDAM_WEIGHTS=none` turns the learned evaluation off).
-
-use std::sync::OnceLock;
+//! A variant has learned weights when the weights source in use gives it a file: the
+//! shipped one by default, or one the program names (see [`crate::learn::source`]).
 
 use polydam_tables::diagonal::EIGHT;
 
@@ -31,13 +28,8 @@ use crate::game::{Game, Side};
 use crate::learn::linear::{
     self, size_bucket, CountTail, FixedWeights, SIZE_BUCKETS, SIZE_BUCKET_NAMES,
 };
+use crate::learn::source::{WeightsCell, WeightsError, WeightsSource};
 use crate::learn::weights::{Base, WeightsFile};
-
-/// The weights files shipped with the engine, by variant name (embedded at build time).
-pub const SHIPPED: &[(&str, &str)] = &[(
-    "seesaw-draughts",
-    include_str!("../../weights/seesaw-draughts.txt"),
-)];
 
 /// Squares of the board.
 pub const SQUARES: usize = 32;
@@ -221,18 +213,20 @@ impl Learned {
     }
 }
 
-/// The learned weights of Seesaw Draughts, loaded on first use, or `None` (it keeps the hand
-/// evaluation).
+/// The learned weights from the weights source in use (see [`crate::learn::source`]), or
+/// `None` (the hand evaluation).
 #[inline(always)]
 pub fn learned() -> Option<&'static Learned> {
-    static CELL: OnceLock<Option<Learned>> = OnceLock::new();
-    CELL.get_or_init(load).as_ref()
+    CELL.get(SeesawDraughts::NAME, Learned::from_file)
 }
 
-/// The weights: from `POLYDAM_WEIGHTS` if one of its files names `seesaw-draughts`, else the
-/// shipped file, if any (see [`linear::load`]).
-fn load() -> Option<Learned> {
-    linear::load(SeesawDraughts::NAME, SHIPPED, Learned::from_file)
+/// Where the weights are kept once loaded.
+static CELL: WeightsCell<Learned> = WeightsCell::new();
+
+/// Builds the table `source` gives Seesaw Draughts without using it yet (see
+/// [`WeightsCell::prepare`]).
+pub fn prepare(source: &WeightsSource) -> Result<(), WeightsError> {
+    CELL.prepare(source, SeesawDraughts::NAME, Learned::from_file)
 }
 
 #[cfg(test)]
@@ -244,7 +238,7 @@ pub(crate) mod tests {
 
     #[test]
     fn shipped_weights_load() {
-        for (name, text) in SHIPPED {
+        for (name, text) in crate::learn::source::shipped_of_family("stacks").iter() {
             let file = WeightsFile::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(file.variant, *name);
             let loaded = Learned::from_file(&file, "shipped");
