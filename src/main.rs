@@ -107,9 +107,7 @@ fn run(command: Command) -> Result<(), CliError> {
 /// Runs the Hub session on stdin/stdout; exits the process (status 0) when it ends, without
 /// waiting for the input thread, which may still be blocked reading.
 fn run_hub() -> Result<(), CliError> {
-    let out = std::sync::Arc::new(polydam_protocol::io::Output::stdout());
-    let input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
-    polydam_protocol::session::run(input, out);
+    cli::run_hub_session();
     std::process::exit(0);
 }
 

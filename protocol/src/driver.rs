@@ -129,7 +129,12 @@ impl std::fmt::Display for OpenError {
 
 impl std::error::Error for OpenError {}
 
+/// What creates the engine of a variant: [`open`].
+pub type OpenFn = fn(&str, usize, usize) -> Result<Box<dyn Engine>, OpenError>;
+
 /// Creates the engine of `variant` with a table of `hash_mib` MiB and `threads` threads.
+// Inline: compiled in the crate that calls it (with every variant's engine), not here.
+#[inline]
 pub fn open(variant: &str, hash_mib: usize, threads: usize) -> Result<Box<dyn Engine>, OpenError> {
     dispatch(variant, Open { hash_mib, threads })
         .map_err(OpenError::Variant)?

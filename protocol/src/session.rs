@@ -41,6 +41,8 @@ pub enum Flow {
 
 /// The Hub session state.
 pub struct Session {
+    /// Creates the engine of a variant ([`driver::open`]).
+    open: driver::OpenFn,
     out: Arc<Output>,
     events: Sender<Event>,
     params: Params,
@@ -94,8 +96,13 @@ fn read_lines<R: BufRead>(input: R, tx: Sender<Event>) {
 
 impl Session {
     /// A fresh session writing to `out`; searches report to `events`.
+    // Inline, like `driver::open` which it names: the engines of every variant are then
+    // compiled in the program that runs the session, once, with its own searches, and not a
+    // second time in this crate.
+    #[inline]
     pub fn new(out: Arc<Output>, events: Sender<Event>) -> Session {
         Session {
+            open: driver::open,
             out,
             events,
             params: Params::default(),
@@ -220,7 +227,7 @@ impl Session {
         let wanted = self.params.variant;
         if self.engine.as_ref().map(|e| e.variant()) != Some(wanted) {
             self.engine = None;
-            let mut engine = driver::open(wanted, self.params.hash_mib, self.params.threads)
+            let mut engine = (self.open)(wanted, self.params.hash_mib, self.params.threads)
                 .map_err(|e| e.to_string())?;
             for note in load_tables(&self.params, engine.as_mut()) {
                 self.error(note);

@@ -79,6 +79,15 @@ impl From<polydam_engine::search::HashError> for CliError {
     }
 }
 
+/// Runs the Hub session on stdin/stdout until `quit` or the end of input.
+// Here in the library rather than in main.rs: the session's engines (every variant's search)
+// are then compiled once, with the library's own searches, and not again in the binary.
+pub fn run_hub_session() {
+    let out = std::sync::Arc::new(polydam_protocol::io::Output::stdout());
+    let input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+    polydam_protocol::session::run(input, out);
+}
+
 /// `polydam variants`: one line per variant.
 pub fn variants_text() -> String {
     use polydam_engine::variants::VARIANTS;
