@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use polydam_engine::learn::source::{current_source, WeightsSource};
+use polydam_engine::learn::source::{current_source, WeightsError, WeightsSource};
 use polydam_engine::search::{max_hash_mib, HashError};
 use polydam_engine::variants::{lookup, names, set_weights};
 
@@ -249,10 +249,11 @@ impl Params {
                 Ok(Changed::Tables)
             }
             "weights" => {
-                let source = WeightsSource::parse(value).map_err(|e| e.to_string())?;
+                let kept =
+                    |e: WeightsError| format!("{e}; the weights stay '{}'", excerpt(&self.weights));
+                let source = WeightsSource::parse(value).map_err(kept)?;
                 let shown = source.describe();
-                set_weights(source)
-                    .map_err(|e| format!("{e}; the weights stay '{}'", excerpt(&self.weights)))?;
+                set_weights(source).map_err(kept)?;
                 self.weights = shown;
                 Ok(Changed::Weights)
             }
