@@ -37,15 +37,20 @@ impl From<polydam_engine::variants::UnknownVariant> for CliError {
 /// A progress bar of `total` games on stderr, or a hidden one with `quiet` or when stderr is
 /// not a terminal (a log file gets no escape codes).
 pub fn games_bar(total: usize, quiet: bool) -> indicatif::ProgressBar {
+    counting_bar(total, "games", quiet)
+}
+
+/// A progress bar of `total` things called `unit` on stderr, hidden as [`games_bar`]'s.
+pub fn counting_bar(total: usize, unit: &str, quiet: bool) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use std::io::IsTerminal;
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
-    ) {
+    let template =
+        format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed_precise}} (eta {{eta}}) {{msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar

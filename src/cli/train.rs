@@ -5,11 +5,10 @@
 //! The loss of the training and validation sets is printed after every epoch as
 //! `epoch N train-loss X valid-loss Y`, and the weights are written at the end.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::learn::features::{FeatureKind, Features, FeaturesVisitor};
 use polydam_engine::learn::weights::{Base, WeightsFile};
 use polydam_engine::variants::dispatch_features;
@@ -111,20 +110,6 @@ fn feature_kind<G: Features>(o: &TrainOptions) -> Result<FeatureKind, CliError> 
     )))
 }
 
-/// The progress bar over `steps` gradient steps: on stderr when it is a terminal.
-fn steps_bar(steps: usize, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(steps as u64), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} steps, {elapsed_precise} (eta {eta}) {msg}",
-    ) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Writes the fitted `weights` of `G` to `--output`.
 fn write_weights<G: Features>(
     o: &TrainOptions,
@@ -204,7 +189,7 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         };
         let mut weights = vec![0.0; G::feature_count(kind)];
         let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
-        let bar = steps_bar(steps, o.quiet);
+        let bar = super::counting_bar(steps, "steps", o.quiet);
         let mut written: Result<(), CliError> = Ok(());
         let start_train = logistic::loss(&weights, &data.train, o.scale);
         let start_valid = logistic::loss(&weights, &data.valid, o.scale);
