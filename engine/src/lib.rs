@@ -27,7 +27,7 @@ pub mod record;
 pub mod score;
 pub mod search;
 pub mod stacks;
-mod text;
+pub mod text;
 pub mod variants;
 
 pub use game::{view, Duplicates, Game, MoveStyle, Outcome, Side};

@@ -180,10 +180,10 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown: String = self.0.chars().take(40).collect();
         write!(
             f,
-            "unknown variant '{shown}' (known: {})",
+            "unknown variant '{}' (known: {})",
+            crate::text::excerpt(&self.0),
             names().join(", ")
         )
     }

@@ -22,8 +22,7 @@
 
 use std::fmt;
 
-/// Longest excerpt of offending input, in characters, quoted in an error message.
-pub const EXCERPT_CHARS: usize = 40;
+pub use polydam_engine::text::EXCERPT_CHARS;
 
 /// One argument of a Hub line, in the order it appeared.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,14 +162,7 @@ impl fmt::Display for LexError {
 
 impl std::error::Error for LexError {}
 
-/// An excerpt of `text` fit for an error message: at most [`EXCERPT_CHARS`] characters, with
-/// `...` appended when it was cut.
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((cut, _)) => format!("{}...", text.get(..cut).unwrap_or_default()),
-        None => text.to_owned(),
-    }
-}
+pub use polydam_engine::text::excerpt;
 
 /// Whether `c` separates words on a Hub line.
 fn is_separator(c: char) -> bool {

@@ -2,6 +2,7 @@
 
 use polydam_engine::game::Game;
 use polydam_engine::record::GameRecord;
+use polydam_engine::text::excerpt;
 
 use super::CliError;
 
@@ -18,7 +19,7 @@ pub fn record<G: Game>(fen: Option<&str>, moves: Option<&str>) -> Result<GameRec
         for (i, text) in list.split_whitespace().enumerate() {
             record
                 .push_text(text)
-                .map_err(|e| CliError(format!("move {} ('{}'): {e}", i + 1, short(text))))?;
+                .map_err(|e| CliError(format!("move {} ('{}'): {e}", i + 1, excerpt(text))))?;
         }
     }
     Ok(record)
@@ -54,8 +55,4 @@ impl PositionArgs {
     pub fn record<G: Game>(&self) -> Result<GameRecord<G>, CliError> {
         record::<G>(self.fen.as_deref(), self.moves.as_deref())
     }
-}
-
-fn short(text: &str) -> String {
-    text.chars().take(40).collect()
 }

@@ -23,6 +23,7 @@
 use std::fmt;
 
 use polydam_engine::game::Outcome;
+use polydam_engine::text::excerpt;
 
 /// One training position, its position still as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,15 +134,6 @@ pub fn header_variant(line: &str) -> Option<&str> {
     let rest = rest.strip_prefix("polydam selfplay")?;
     rest.split_whitespace()
         .find_map(|field| field.strip_prefix("variant="))
-}
-
-/// At most 40 characters of `text`, for error messages.
-fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(40).collect();
-    if s.len() < text.len() {
-        s.push_str("...");
-    }
-    s
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::position::{Move, Position};
 use super::rules::{Numbering, PdnCaptures, Promotion, Rules};
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// Internal square index (0-based) of the variant's square number `n` (1-based).
 pub fn internal_of_number<R: Rules>(n: usize) -> Option<usize> {
@@ -94,7 +94,7 @@ fn parse_square<R: Rules>(token: &str) -> Result<usize, String> {
         return Err("empty square".into());
     }
     if token.chars().count() > 12 {
-        return Err(format!("'{}' is not a square", truncate(token)));
+        return Err(format!("'{}' is not a square", excerpt(token)));
     }
     let squares = R::SHEET.board.squares();
     if token.bytes().all(|b| b.is_ascii_digit()) {
@@ -134,7 +134,7 @@ fn parse_side(text: &str) -> Result<Side, SetupError> {
 /// counter first (`+0+328`: White's king on 28 has made three quiet moves; a count of 0 has no
 /// square).
 fn parse_king_moves<R: Rules>(field: &str) -> Result<[Option<(u8, usize)>; 2], SetupError> {
-    let bad = |why: String| SetupError::BadKingMoves(format!("'{}': {why}", truncate(field)));
+    let bad = |why: String| SetupError::BadKingMoves(format!("'{}': {why}", excerpt(field)));
     let parts: Vec<&str> = field.split('+').collect();
     let ["", black, white] = parts[..] else {
         return Err(bad(
@@ -195,7 +195,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
             Some(_) => {
                 return Err(SetupError::BadToken(format!(
                     "FEN section '{}' must start with W or B",
-                    truncate(section)
+                    excerpt(section)
                 )))
             }
         };
@@ -223,7 +223,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
                 }
             } else {
                 let s = parse_square::<R>(rest).map_err(|e| {
-                    SetupError::BadToken(format!("FEN item '{}': {e}", truncate(item)))
+                    SetupError::BadToken(format!("FEN item '{}': {e}", excerpt(item)))
                 })?;
                 setup.pieces.push((s, owner, king));
             }
@@ -232,7 +232,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
     if !seen_colour {
         return Err(SetupError::BadToken(format!(
             "FEN '{}' has no piece list (expected e.g. W:W31-50:B1-20)",
-            truncate(body)
+            excerpt(body)
         )));
     }
     Ok(setup)
@@ -241,7 +241,7 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Setup, SetupError> {
 fn bad_fen_item(item: &str) -> SetupError {
     SetupError::BadToken(format!(
         "FEN item '{}' is not a square, a range or K+square",
-        truncate(item)
+        excerpt(item)
     ))
 }
 
@@ -586,20 +586,20 @@ pub fn parse_move<R: Rules>(
     if tokens.len() < 2 {
         return Err(MoveError::Malformed(format!(
             "'{}' needs at least two squares separated by -, x or :",
-            truncate(t)
+            excerpt(t)
         )));
     }
     if tokens.len() > 64 {
         return Err(MoveError::Malformed(format!(
             "'{}' names too many squares",
-            truncate(t)
+            excerpt(t)
         )));
     }
     let g = R::SHEET.board;
     let mut squares = Vec::with_capacity(tokens.len());
     for tok in &tokens {
         let s = parse_square::<R>(tok)
-            .map_err(|e| MoveError::Malformed(format!("{e} in '{}'", truncate(t))))?;
+            .map_err(|e| MoveError::Malformed(format!("{e} in '{}'", excerpt(t))))?;
         squares.push(R::Bits::from_wide(g.wide_bit_of_square(s)));
     }
     let mut legal = Vec::new();
@@ -636,9 +636,9 @@ pub fn parse_move<R: Rules>(
         .collect();
     match matches.len() {
         1 => Ok(matches[0]),
-        0 => Err(MoveError::Illegal(truncate(t))),
+        0 => Err(MoveError::Illegal(excerpt(t))),
         _ => Err(MoveError::Ambiguous(
-            truncate(t),
+            excerpt(t),
             matches
                 .iter()
                 .map(|m| move_text::<R>(pos, m, MoveStyle::Hub))

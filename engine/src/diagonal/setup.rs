@@ -29,7 +29,7 @@ use super::patterns::Windows;
 use super::position::Position;
 use super::rules::{Goal, Rules};
 use crate::game::Side;
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// What is wrong with a position given as text or as a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ impl fmt::Display for SetupError {
         match self {
             SetupError::Empty => write!(f, "empty position"),
             SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
+                write!(f, "side to move must be W or B, not '{}'", excerpt(s))
             }
             SetupError::BadLength { got, want } => write!(
                 f,

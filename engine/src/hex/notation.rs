@@ -16,7 +16,7 @@ use polydam_tables::hex::HexGeometry;
 use super::movegen::{self, cells, reach_targets, walk, Kind, Move, Position};
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, Side};
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// The name of `cell` (`d1`).
 pub fn cell_name(g: &HexGeometry, cell: u8) -> String {
@@ -41,12 +41,12 @@ pub fn parse_cell(g: &HexGeometry, text: &str) -> Result<u8, String> {
             let col = l as u8 - b'a';
             let num: u8 = number.parse().unwrap_or(0);
             g.cell_named(col, num).ok_or_else(|| {
-                format!("'{}' is off the board (columns a-{last_col}, numbered from 1 at the bottom of each column)", truncate(t))
+                format!("'{}' is off the board (columns a-{last_col}, numbered from 1 at the bottom of each column)", excerpt(t))
             })
         }
         _ => Err(format!(
             "'{}' is not a cell (a column letter a-{last_col} and a number, e.g. d1)",
-            truncate(t)
+            excerpt(t)
         )),
     }
 }
@@ -111,7 +111,7 @@ pub fn parse_fen(g: &HexGeometry, text: &str) -> Result<Setup, SetupError> {
         } else {
             return Err(SetupError::BadToken(format!(
                 "section '{}' must start with W or B (stacks), TW or TB (tiles), or be 'pass'",
-                truncate(section)
+                excerpt(section)
             )));
         };
         seen = true;
@@ -125,7 +125,7 @@ pub fn parse_fen(g: &HexGeometry, text: &str) -> Result<Setup, SetupError> {
                 Some(_) => {
                     return Err(SetupError::BadToken(format!(
                         "tile '{}' cannot have a size",
-                        truncate(item)
+                        excerpt(item)
                     )))
                 }
                 None => (item, None),
@@ -150,7 +150,7 @@ pub fn parse_fen(g: &HexGeometry, text: &str) -> Result<Setup, SetupError> {
     if !seen {
         return Err(SetupError::BadToken(format!(
             "'{}' has no stacks or tiles (expected e.g. W:Wd1:Bd7:TWd1:TBd7)",
-            truncate(t)
+            excerpt(t)
         )));
     }
     Ok(setup)
@@ -320,12 +320,12 @@ pub fn parse_move(g: &HexGeometry, pos: &Position, text: &str) -> Result<Move, M
     if t.chars().count() > 200 {
         return Err(MoveError::Malformed(format!(
             "'{}' is too long",
-            truncate(t)
+            excerpt(t)
         )));
     }
     let mut legal = Vec::new();
     movegen::generate(g, pos, Duplicates::Drop, &mut legal);
-    let bad = |e: String| MoveError::Malformed(format!("{e} in '{}'", truncate(t)));
+    let bad = |e: String| MoveError::Malformed(format!("{e} in '{}'", excerpt(t)));
     let found = if t.eq_ignore_ascii_case("pass") {
         legal.iter().find(|m| m.kind == Kind::Pass).copied()
     } else if let Some(rest) = t.strip_prefix('@') {
@@ -367,8 +367,8 @@ pub fn parse_move(g: &HexGeometry, pos: &Position, text: &str) -> Result<Move, M
     } else {
         return Err(MoveError::Malformed(format!(
             "'{}' is not a turn (write @d2, d1-d3, d1xd4, d1xd4xe5, d1xd4-d6 or pass)",
-            truncate(t)
+            excerpt(t)
         )));
     };
-    found.ok_or_else(|| MoveError::Illegal(truncate(t)))
+    found.ok_or_else(|| MoveError::Illegal(excerpt(t)))
 }

@@ -29,7 +29,7 @@ use super::movegen::{Position, MAX_SIZE};
 use super::notation::cell_name;
 use super::HexBoard;
 use crate::game::Side;
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// What is wrong with a hex Seesaw position given as text or as a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ impl fmt::Display for SetupError {
         match self {
             SetupError::Empty => write!(f, "empty position"),
             SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
+                write!(f, "side to move must be W or B, not '{}'", excerpt(s))
             }
             SetupError::BadToken(t) => f.write_str(t),
             SetupError::StackTwice(c) => write!(f, "cell {c} holds two stacks"),
@@ -69,7 +69,7 @@ impl fmt::Display for SetupError {
             SetupError::BadSize { cell, size } => write!(
                 f,
                 "the stack on {cell} has size {}; sizes are 1-{MAX_SIZE}",
-                truncate(size)
+                excerpt(size)
             ),
             SetupError::OffBoard(c) => write!(f, "cell index {c} is off the board"),
         }

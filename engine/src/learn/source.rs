@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::weights::WeightsFile;
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// The weights files shipped with the engine (embedded at build time), by the variant name
 /// each file names. A variant that shares another's weights names it in its rule sheet; the
@@ -139,23 +139,23 @@ impl fmt::Display for WeightsError {
                 )
             }
             WeightsError::Read { path, reason } => {
-                write!(f, "weights file '{}': {reason}", truncate(path))
+                write!(f, "weights file '{}': {reason}", excerpt(path))
             }
             WeightsError::Invalid { path, reason } => {
-                write!(f, "weights file '{}': {reason}", truncate(path))
+                write!(f, "weights file '{}': {reason}", excerpt(path))
             }
             WeightsError::Twice { variant } => {
                 write!(
                     f,
                     "two weights files name the variant '{}'",
-                    truncate(variant)
+                    excerpt(variant)
                 )
             }
             WeightsError::NoLearnedEvaluation { path, variant } => write!(
                 f,
                 "weights file '{}' names '{}', which has no learned evaluation",
-                truncate(path),
-                truncate(variant)
+                excerpt(path),
+                excerpt(variant)
             ),
         }
     }

@@ -23,7 +23,7 @@ use super::position::{Move, Position};
 use super::rules::Rules;
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// The algebraic name of bit index `sq` (`0` -> `a1`).
 pub fn square_name(sq: u8) -> String {
@@ -94,7 +94,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
             let bad = || {
                 SetupError::BadToken(format!(
                     "FEN item '{}' is not a square (a1..h8), K+square or a range like a2-h3",
-                    truncate(item)
+                    excerpt(item)
                 ))
             };
             let a = parse_square(a).ok_or_else(bad)?;
@@ -111,7 +111,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
     if !seen_colour {
         return Err(SetupError::BadToken(format!(
             "FEN '{}' has no piece list (expected e.g. W:Wa2-h3:Ba6-h7)",
-            truncate(body)
+            excerpt(body)
         )));
     }
     Ok(setup)
@@ -364,13 +364,13 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
     if tokens.len() < 2 {
         return Err(MoveError::Malformed(format!(
             "'{}' needs at least two squares separated by -, x or :",
-            truncate(t)
+            excerpt(t)
         )));
     }
     if tokens.len() > 40 {
         return Err(MoveError::Malformed(format!(
             "'{}' names too many squares",
-            truncate(t)
+            excerpt(t)
         )));
     }
     let mut squares = Vec::with_capacity(tokens.len());
@@ -378,8 +378,8 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
         let sq = parse_square(tok).ok_or_else(|| {
             MoveError::Malformed(format!(
                 "'{}' is not a square (a1..h8) in '{}'",
-                truncate(tok),
-                truncate(t)
+                excerpt(tok),
+                excerpt(t)
             ))
         })?;
         squares.push(sq);
@@ -426,9 +426,9 @@ pub fn parse_move<R: Rules>(pos: &Position, text: &str) -> Result<Move, MoveErro
         .collect();
     match matches.len() {
         1 => Ok(matches[0]),
-        0 => Err(MoveError::Illegal(truncate(t))),
+        0 => Err(MoveError::Illegal(excerpt(t))),
         _ => Err(MoveError::Ambiguous(
-            truncate(t),
+            excerpt(t),
             matches
                 .iter()
                 .map(|m| move_text::<R>(pos, m, MoveStyle::Hub))

@@ -24,7 +24,7 @@ use super::notation::square_name;
 use super::position::Position;
 use super::rules::{men_per_side, Rules};
 use crate::game::Side;
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// What is wrong with a position given as text or as a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl fmt::Display for SetupError {
         match self {
             SetupError::Empty => write!(f, "empty position"),
             SetupError::BadSide(s) => {
-                write!(f, "side to move must be W or B, not '{}'", truncate(s))
+                write!(f, "side to move must be W or B, not '{}'", excerpt(s))
             }
             SetupError::BadLength { got } => write!(
                 f,
@@ -85,7 +85,7 @@ impl fmt::Display for SetupError {
                 f,
                 "character '{ch}' at position {index} is not a piece code (w, b, W, B or e)"
             ),
-            SetupError::BadToken(t) => write!(f, "{}", truncate(t)),
+            SetupError::BadToken(t) => write!(f, "{}", excerpt(t)),
             SetupError::SquareTwice(s) => write!(f, "square {s} is given twice"),
             SetupError::OffBoard(bit) => {
                 write!(f, "bit {bit} is off the board (squares are bits 0-63)")

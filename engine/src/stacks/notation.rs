@@ -11,7 +11,7 @@ use polydam_tables::diagonal::EIGHT;
 use super::movegen::{self, bits, capture_in, range_of, Move, Position, MASK};
 use super::setup::{Setup, SetupError};
 use crate::game::{Duplicates, MoveError, MoveStyle, Side};
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// The start position: card "White: 12 stacks of size 1 on 21-32; Black: 12 on 1-12. White
 /// moves first."
@@ -58,15 +58,15 @@ fn parse_number(text: &str, item: &str) -> Result<usize, SetupError> {
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || t.len() > 6 {
         return Err(SetupError::BadToken(format!(
             "FEN item '{}': '{}' is not a square number",
-            truncate(item),
-            truncate(t)
+            excerpt(item),
+            excerpt(t)
         )));
     }
     let n: usize = t.parse().unwrap_or(0);
     if !(1..=32).contains(&n) {
         return Err(SetupError::BadToken(format!(
             "FEN item '{}': square {n} is off the board (squares are 1-32)",
-            truncate(item)
+            excerpt(item)
         )));
     }
     Ok(n)
@@ -96,7 +96,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
             Some(_) => {
                 return Err(SetupError::BadToken(format!(
                     "FEN section '{}' must start with W or B",
-                    truncate(section)
+                    excerpt(section)
                 )))
             }
         };
@@ -115,8 +115,8 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
                     if size_text.is_empty() || !size_text.bytes().all(|b| b.is_ascii_digit()) {
                         return Err(SetupError::BadToken(format!(
                             "FEN item '{}': size '{}' is not a number",
-                            truncate(item),
-                            truncate(size_text)
+                            excerpt(item),
+                            excerpt(size_text)
                         )));
                     }
                     // Sizes beyond u32 are reported as too large by the square's check below.
@@ -131,7 +131,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
                 if lo > hi {
                     return Err(SetupError::BadToken(format!(
                         "FEN range '{}' runs backwards",
-                        truncate(item)
+                        excerpt(item)
                     )));
                 }
                 for n in lo..=hi {
@@ -146,7 +146,7 @@ pub fn parse_fen(text: &str) -> Result<Setup, SetupError> {
     if !seen_colour {
         return Err(SetupError::BadToken(format!(
             "FEN '{}' has no stack list (expected e.g. W:W21-32:B1-12)",
-            truncate(body)
+            excerpt(body)
         )));
     }
     Ok(setup)
@@ -342,13 +342,13 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     if tokens.len() < 2 {
         return Err(MoveError::Malformed(format!(
             "'{}' needs at least two squares separated by -, x or :",
-            truncate(t)
+            excerpt(t)
         )));
     }
     if tokens.len() > 33 {
         return Err(MoveError::Malformed(format!(
             "'{}' names too many squares",
-            truncate(t)
+            excerpt(t)
         )));
     }
     let mut squares = Vec::with_capacity(tokens.len());
@@ -363,8 +363,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         let bit = n.and_then(bit_of_number).ok_or_else(|| {
             MoveError::Malformed(format!(
                 "'{}' is not a square (squares are 1-32) in '{}'",
-                truncate(tok),
-                truncate(t)
+                excerpt(tok),
+                excerpt(t)
             ))
         })?;
         squares.push(1u64 << bit);
@@ -409,9 +409,9 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
     match matches.len() {
         1 => Ok(matches[0]),
-        0 => Err(MoveError::Illegal(truncate(t))),
+        0 => Err(MoveError::Illegal(excerpt(t))),
         _ => Err(MoveError::Ambiguous(
-            truncate(t),
+            excerpt(t),
             matches
                 .iter()
                 .map(|m| move_text(pos, m, MoveStyle::Hub))

@@ -22,7 +22,7 @@ use std::fmt;
 use super::movegen::{Position, MAX_SIZE};
 use super::notation::bit_of_number;
 use crate::game::Side;
-use crate::text::truncate;
+use crate::text::excerpt;
 
 /// What is wrong with a Seesaw Draughts position given as text or as a [`Setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::Empty => write!(f, "empty position"),
-            SetupError::BadSide(s) => write!(f, "side to move must be W or B, not '{}'", truncate(s)),
+            SetupError::BadSide(s) => write!(f, "side to move must be W or B, not '{}'", excerpt(s)),
             SetupError::BadToken(t) => f.write_str(t),
             SetupError::SquareTwice(n) => write!(f, "square {n} is given twice"),
             SetupError::OffBoard(n) => write!(f, "square {n} is off the board (squares are 1-32)"),
@@ -75,12 +75,12 @@ impl fmt::Display for SetupError {
             SetupError::TooLarge { square, size } => write!(
                 f,
                 "the stack on square {square} has size {}; at most {MAX_SIZE} can be stored",
-                truncate(size)
+                excerpt(size)
             ),
             SetupError::King(item) => write!(
                 f,
                 "'{}' is a king, but seesaw-draughts has none: give the stack size as square^size (e.g. 22^2)",
-                truncate(item)
+                excerpt(item)
             ),
             SetupError::BadLength { got } => write!(
                 f,
