@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::egtb::build::{
+use crate::forge::egtb::build::{
     build, plan, BuildEvent, BuildOptions, Checkpoints, SliceReport, Step,
 };
-use polydam_engine::egtb::verify::{verify, SliceCheck};
+use crate::forge::egtb::verify::{verify, SliceCheck};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::egtb::{
     dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
 };

@@ -3,27 +3,24 @@
 //!
 //! - [`index`]: the perfect index of a material slice (men by their squares, then kings
 //!   among the free squares), always from the side to move's view.
-//! - [`build`]: the retrograde solver (one slice and its colour-reversed twin at a time, the
-//!   counts of undecided moves in one byte per position, waves of newly decided positions
-//!   in bit sets, parallel over chunks).
 //! - [`codec`]: the file format (a run-length code over win/draw/loss in blocks of 4096
 //!   positions with an offset table, so that one probe decodes a few hundred bytes at most),
 //!   and the distance-to-conversion files.
+//! - [`sidefile`]: files written and read through a trailing checksum.
 //! - [`probe`]: the loaded tables and what the search asks of them.
-//! - [`verify`]: the retrograde invariant re-derived for every stored position.
+//!
+//! The tables are built and verified by the program's workshop (`polydam::forge::egtb`), which
+//! writes the formats read here.
 //!
 //! A family takes part by implementing [`TableGame`] (the diagonal family in
-//! `diagonal/retro.rs`, Turkish in `orthogonal/retro.rs`); [`dispatch`] lists the variants that
-//! have tables. The format and the measurements are in `docs/egtb.md`.
+//! `diagonal/retro.rs`, Turkish in `orthogonal/retro.rs`); the registry
+//! (`crate::variants::dispatch_tables`) lists the variants that have tables. The format and the
+//! measurements are in `docs/egtb.md`.
 
-pub mod build;
-pub mod cache;
-pub mod checkpoint;
 pub mod codec;
 pub mod index;
 pub mod probe;
 pub mod sidefile;
-pub mod verify;
 
 use std::any::Any;
 use std::fmt;
@@ -69,7 +66,7 @@ impl Wdl {
 
     /// From the two low bits of a stored code (3 reads as a draw: never stored).
     #[inline]
-    pub(crate) fn from_code(c: u8) -> Wdl {
+    pub fn from_code(c: u8) -> Wdl {
         match c & 3 {
             0 => Wdl::Loss,
             2 => Wdl::Win,
@@ -144,7 +141,7 @@ impl std::error::Error for EgtbError {}
 
 impl EgtbError {
     /// An I/O error on `path`.
-    pub(crate) fn io(path: &Path, e: std::io::Error) -> EgtbError {
+    pub fn io(path: &Path, e: std::io::Error) -> EgtbError {
         EgtbError::Io {
             path: path.to_path_buf(),
             error: e.to_string(),
@@ -152,7 +149,7 @@ impl EgtbError {
     }
 
     /// A damaged file.
-    pub(crate) fn damaged(path: &Path, why: impl Into<String>) -> EgtbError {
+    pub fn damaged(path: &Path, why: impl Into<String>) -> EgtbError {
         EgtbError::Damaged {
             path: path.to_path_buf(),
             why: why.into(),
@@ -302,6 +299,11 @@ pub fn open_for<G: Game>(
 /// The directory of a variant's tables under `dir`.
 pub fn variant_dir(dir: &Path, variant: &str) -> PathBuf {
     dir.join(variant)
+}
+
+/// The path of a slice's file of kind `kind` in the variant directory `vdir`.
+pub fn slice_path(vdir: &Path, m: Material, kind: codec::Kind) -> PathBuf {
+    vdir.join(format!("{}.{}", m.name(), kind.extension()))
 }
 
 /// Every material of at most `pieces` pieces that the variant has, in build order: fewer

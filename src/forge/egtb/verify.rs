@@ -23,14 +23,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::build::{
-    load_full, needed, no_longer_needed, pairs, slice_path, BuildEvent, Lookup, Step,
-};
-use super::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
-use super::index::{Material, MenCache, Placement, SliceIndex};
-use super::{variant_dir, EgtbError, TableGame, Wdl};
-use crate::game::Duplicates;
-use crate::par::for_each_index;
+use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
+use polydam_engine::egtb::index::{Material, MenCache, Placement, SliceIndex};
+use polydam_engine::egtb::{slice_path, variant_dir, EgtbError, TableGame, Wdl};
+use polydam_engine::game::Duplicates;
+
+use super::build::{load_full, needed, no_longer_needed, pairs, BuildEvent, Lookup, Step};
+use crate::forge::par::for_each_index;
 
 /// What a verification found.
 #[derive(Clone, Debug, Default)]

@@ -1,0 +1,18 @@
+//! The endgame-table workshop: the retrograde solver that builds the tables the engine probes
+//! (`polydam_engine::egtb`), the verifier that re-derives every stored value, and the files
+//! kept beside the tables to save time.
+//!
+//! - [`build`]: the build order, the slices held for looking children up, and reading a
+//!   solved slice back.
+//! - [`solve`]: the retrograde solver itself (one slice and its colour-reversed twin at a time,
+//!   the counts of undecided moves in one byte per position, waves of newly decided positions
+//!   in bit sets, parallel over chunks).
+//! - [`verify`]: the retrograde invariant re-derived for every stored position.
+//! - [`checkpoint`]: a large pair's solver state, saved to resume from.
+//! - [`cache`]: a large slice's resolved values, saved to skip deciding its captures again.
+
+pub mod build;
+pub mod cache;
+pub mod checkpoint;
+pub mod solve;
+pub mod verify;
