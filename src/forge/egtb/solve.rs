@@ -19,7 +19,7 @@
 //! Both passes run in parallel over chunks of positions (rayon, the `parallel` feature), with
 //! the bytes and bit sets updated atomically.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -31,8 +31,8 @@ use polydam_engine::game::Duplicates;
 use polydam_engine::hint::prefetch;
 
 use super::build::{
-    missing, pack, work_bytes, BuildEvent, BuildOptions, FirstError, Full, Lookup, SliceReport,
-    Step,
+    missing, pack, work_bytes, BuildEvent, BuildOptions, Checkpoints, FirstError, Full, Lookup,
+    SliceReport, Step,
 };
 use super::cache;
 use super::checkpoint::{self, SliceState};
@@ -394,13 +394,56 @@ pub(super) fn solve<G: TableGame>(
         materials: comp,
         positions,
     });
-    let working_bytes: u64 = works.iter().map(Work::bytes).sum();
-
     // A large pair resumes from its checkpoint, if a run stopped in it left one.
     let ck = opts.checkpoints.filter(|c| positions >= c.from_positions);
-    let ck_path = checkpoint::path(vdir, comp[0]);
-    let states = || {
-        works
+    let mut pair = Pair {
+        vdir,
+        comp,
+        opts,
+        works,
+        ck,
+        ck_path: checkpoint::path(vdir, comp[0]),
+        digest: match ck {
+            Some(_) => tables_digest(vdir, lookup),
+            None => 0,
+        },
+        resumed: None,
+        started,
+    };
+    pair.resumed = pair.resume();
+    if pair.resumed.is_none() {
+        first_pass::<G>(vdir, &pair.works, positions, lookup, opts)?;
+    }
+    let waves = pair.run_waves::<G>();
+    pair.write_all(lookup, waves)
+}
+
+/// A slice and its twin being solved.
+struct Pair<'a> {
+    /// The variant directory.
+    vdir: &'a Path,
+    /// The slice, then its twin if it has one.
+    comp: &'a [Material],
+    /// The build's options.
+    opts: &'a BuildOptions<'a>,
+    /// Their working states, in `comp`'s order.
+    works: Vec<Work>,
+    /// When the pair is saved to resume from (`None`: never, it is too small).
+    ck: Option<Checkpoints>,
+    /// Its checkpoint file.
+    ck_path: PathBuf,
+    /// The digest of the tables it is solved against ([`checkpoint::digest`]).
+    digest: u64,
+    /// Where this run took it up, when it resumed from a checkpoint.
+    resumed: Option<checkpoint::Resume>,
+    /// When this run started on it.
+    started: Instant,
+}
+
+impl Pair<'_> {
+    /// The working states as a checkpoint sees them.
+    fn states(&self) -> Vec<SliceState<'_>> {
+        self.works
             .iter()
             .map(|w| SliceState {
                 material: w.index.material,
@@ -408,54 +451,89 @@ pub(super) fn solve<G: TableGame>(
                 waves: [&w.waves[0], &w.waves[1]],
                 dont_care: &w.dont_care,
             })
-            .collect::<Vec<_>>()
-    };
-    let digest = match ck {
-        Some(_) => tables_digest(vdir, lookup),
-        None => 0,
-    };
-    let mut resumed = None;
-    if ck.is_some() {
-        match checkpoint::read(&ck_path, digest, &states()) {
+            .collect()
+    }
+
+    /// The pair's solving time over every run: what the checkpoint carried, and this run's.
+    fn solving(&self) -> f64 {
+        self.resumed.map_or(0.0, |r| r.seconds) + self.started.elapsed().as_secs_f64()
+    }
+
+    /// The working state restored from the pair's checkpoint, if it has a valid one; a
+    /// damaged checkpoint is reported and removed.
+    fn resume(&self) -> Option<checkpoint::Resume> {
+        self.ck?;
+        match checkpoint::read(&self.ck_path, self.digest, &self.states()) {
             Ok(Some(at)) => {
-                resumed = Some(at);
-                (opts.on_event)(BuildEvent::Resumed {
-                    materials: comp,
+                (self.opts.on_event)(BuildEvent::Resumed {
+                    materials: self.comp,
                     wave: at.wave,
                     seconds: at.seconds,
                 });
+                Some(at)
             }
-            Ok(None) => {}
+            Ok(None) => None,
             Err(e) => {
-                (opts.on_event)(BuildEvent::Warning(format!(
+                (self.opts.on_event)(BuildEvent::Warning(format!(
                     "{e}: solving the pair from the start"
                 )));
-                let _ = std::fs::remove_file(&ck_path);
+                let _ = std::fs::remove_file(&self.ck_path);
+                None
             }
         }
     }
-    if resumed.is_none() {
-        first_pass::<G>(vdir, &works, positions, lookup, opts)?;
+
+    /// Runs the waves until none decides anything more; returns their number.
+    ///
+    /// Each batch of decided positions first gathers its predecessors' indices (in parallel
+    /// over chunks), then applies them by index range (in parallel over ranges): no two
+    /// threads touch one state byte, so the updates are plain loads and stores that the
+    /// processor overlaps, where locked read-modify-writes would wait for each cache miss.
+    fn run_waves<G: TableGame>(&self) -> u32 {
+        let mut d = self.resumed.map_or(0, |r| r.wave);
+        let mut last_checkpoint = if self.resumed.is_some() {
+            Instant::now()
+        } else {
+            self.started
+        };
+        loop {
+            let cur = (d % 2) as usize;
+            let per_chunk = self.wave_counts(cur);
+            // The first pass fills both waves (distances 0 and 1), so an empty wave ends the
+            // loop only when the next one is empty too (later waves start with the next one
+            // empty).
+            let empty = per_chunk.iter().flatten().all(|&n| n == 0);
+            if empty
+                && self.works.iter().all(|w| {
+                    w.waves[1 - cur]
+                        .iter()
+                        .all(|x| x.load(Ordering::Relaxed) == 0)
+                })
+            {
+                break;
+            }
+            // Only between waves is the state whole; not again at the wave it resumed at.
+            if let Some(c) = self.ck {
+                let again = self.resumed.map(|r| r.wave) != Some(d);
+                if last_checkpoint.elapsed() >= c.every && again {
+                    self.checkpoint(d);
+                    last_checkpoint = Instant::now();
+                }
+            }
+            self.wave::<G>(&per_chunk, cur, (d + 1).min(DTC_CAP as u32) as u8);
+            d += 1;
+            (self.opts.on_event)(BuildEvent::Progress {
+                step: Step::Waves,
+                done: d as u64,
+                total: 0,
+            });
+        }
+        d
     }
 
-    // Waves. Each batch of decided positions first gathers its predecessors' indices (in
-    // parallel over chunks), then applies them by index range (in parallel over ranges): no
-    // two threads touch one state byte, so the updates are plain loads and stores that the
-    // processor overlaps, where locked read-modify-writes would wait for each cache miss.
-    let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
-    let mut d = resumed.map_or(0, |r| r.wave);
-    // The pair's solving time over every run: what the checkpoint carried, and this run's.
-    let before = resumed.map_or(0.0, |r| r.seconds);
-    let solving = || before + started.elapsed().as_secs_f64();
-    let mut last_checkpoint = if resumed.is_some() {
-        Instant::now()
-    } else {
-        started
-    };
-    loop {
-        let cur = (d % 2) as usize;
-        // Decided positions per chunk of the current wave, for cutting it into batches.
-        let per_chunk: Vec<Vec<u32>> = works
+    /// Decided positions per chunk of wave `cur`, per slice, for cutting it into batches.
+    fn wave_counts(&self, cur: usize) -> Vec<Vec<u32>> {
+        self.works
             .iter()
             .map(|w| {
                 let words = &w.waves[cur];
@@ -472,40 +550,32 @@ pub(super) fn solve<G: TableGame>(
                     },
                 )
             })
-            .collect();
-        // The first pass fills both waves (distances 0 and 1), so an empty wave ends the loop
-        // only when the next one is empty too (later waves start with the next one empty).
-        let empty = per_chunk.iter().flatten().all(|&n| n == 0);
-        if empty
-            && works.iter().all(|w| {
-                w.waves[1 - cur]
-                    .iter()
-                    .all(|x| x.load(Ordering::Relaxed) == 0)
-            })
-        {
-            break;
+            .collect()
+    }
+
+    /// Saves the pair's state at wave `d` to resume from; a failure is only a warning.
+    fn checkpoint(&self, d: u32) {
+        let t = Instant::now();
+        let at = checkpoint::Resume {
+            wave: d,
+            seconds: self.solving(),
+        };
+        match checkpoint::write(&self.ck_path, self.digest, at, &self.states()) {
+            Ok(bytes) => (self.opts.on_event)(BuildEvent::Checkpoint {
+                materials: self.comp,
+                wave: d,
+                bytes,
+                seconds: t.elapsed().as_secs_f64(),
+            }),
+            Err(e) => (self.opts.on_event)(BuildEvent::Warning(format!("{e}: no checkpoint"))),
         }
-        // Only between waves is the state whole; not again at the wave it resumed at.
-        if let Some(c) = ck {
-            if last_checkpoint.elapsed() >= c.every && resumed.map(|r| r.wave) != Some(d) {
-                let t = Instant::now();
-                let at = checkpoint::Resume {
-                    wave: d,
-                    seconds: solving(),
-                };
-                match checkpoint::write(&ck_path, digest, at, &states()) {
-                    Ok(bytes) => (opts.on_event)(BuildEvent::Checkpoint {
-                        materials: comp,
-                        wave: d,
-                        bytes,
-                        seconds: t.elapsed().as_secs_f64(),
-                    }),
-                    Err(e) => (opts.on_event)(BuildEvent::Warning(format!("{e}: no checkpoint"))),
-                }
-                last_checkpoint = Instant::now();
-            }
-        }
-        let next_dtc = (d + 1).min(DTC_CAP as u32) as u8;
+    }
+
+    /// Plays wave `cur` backward (its decided positions counted per chunk in `per_chunk`),
+    /// deciding the next wave's positions at distance `next_dtc`.
+    fn wave<G: TableGame>(&self, per_chunk: &[Vec<u32>], cur: usize, next_dtc: u8) {
+        let works = &self.works;
+        let twin_of = |k: usize| if works.len() == 2 { 1 - k } else { k };
         for (k, w) in works.iter().enumerate() {
             let t = &works[twin_of(k)];
             let ranges = Ranges::new(t.index.size);
@@ -533,24 +603,49 @@ pub(super) fn solve<G: TableGame>(
                 first = last;
             }
         }
-        d += 1;
-        (opts.on_event)(BuildEvent::Progress {
-            step: Step::Waves,
-            done: d as u64,
-            total: 0,
-        });
     }
-    let waves = d;
 
-    // Files and full values.
-    let mut out = Vec::new();
-    for w in works {
+    /// Writes the files of both slices, after `waves` waves, and removes the pair's
+    /// checkpoint; returns their full values and reports.
+    fn write_all<G: TableGame>(
+        mut self,
+        lookup: &Lookup<G>,
+        waves: u32,
+    ) -> Result<Vec<(Full, SliceReport)>, EgtbError> {
+        let working_bytes: u64 = self.works.iter().map(Work::bytes).sum();
+        let mut out = Vec::new();
+        for w in std::mem::take(&mut self.works) {
+            let (full, mut report) = self.write_slice::<G>(w)?;
+            report.waves = waves;
+            report.working_bytes = working_bytes;
+            report.lookup_bytes = (lookup.bytes() + full.bytes()) as u64;
+            (self.opts.on_event)(BuildEvent::Done(&report));
+            out.push((full, report));
+        }
+        // The pair's files are written: its checkpoint is of no more use.
+        if self.ck.is_some() {
+            if let Err(e) = std::fs::remove_file(&self.ck_path) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    (self.opts.on_event)(BuildEvent::Warning(
+                        EgtbError::io(&self.ck_path, e).to_string(),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Codes one solved slice's values and distances and writes its files (the `.wdl` file
+    /// last: its presence marks the slice as built); returns its full values and its report
+    /// (waves and bytes held left at 0).
+    fn write_slice<G: TableGame>(&self, w: Work) -> Result<(Full, SliceReport), EgtbError> {
+        let (vdir, opts) = (self.vdir, self.opts);
         let m = w.index.material;
         let blocks = (w.index.size as usize).div_ceil(BLOCK);
         let mut full = Full::zeroed(w.index);
         let mut wdl_blocks: Vec<Vec<u8>> = vec![Vec::new(); blocks];
         let mut dtc_blocks: Vec<Vec<u8>> = vec![Vec::new(); blocks];
-        let stats: Mutex<([u64; 4], u8, u64)> = Mutex::new(([0; 4], 0, 0));
+        let stats: Mutex<BlockStats> = Mutex::new(BlockStats::default());
         let written = AtomicU64::new(0);
         {
             let mut jobs: Vec<(&mut [u64], &mut Vec<u8>, &mut Vec<u8>)> = full
@@ -562,52 +657,9 @@ pub(super) fn solve<G: TableGame>(
                 .collect();
             for_each_chunk_mut(&mut jobs, 1, |b, job| {
                 let (words, wdl, dtc) = &mut job[0];
-                let lo = b * BLOCK;
-                let hi = (lo + BLOCK).min(w.index.size as usize);
-                let mut values = vec![0u8; hi - lo];
-                let mut codes = vec![0u8; hi - lo];
-                let mut dists = vec![255u8; hi - lo];
-                let mut counts = [0u64; 4];
-                let (mut max_dtc, mut capped) = (0u8, 0u64);
-                for i in lo..hi {
-                    let s = w.state[i].load(Ordering::Relaxed);
-                    let (v, dist) = if s >= S_LOSS {
-                        (Wdl::Loss, Some(s - S_LOSS))
-                    } else if s >= S_WIN {
-                        (Wdl::Win, Some(s - S_WIN))
-                    } else {
-                        (Wdl::Draw, None)
-                    };
-                    values[i - lo] = v as u8;
-                    let dc = w.dont_care[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0;
-                    if dc {
-                        codes[i - lo] = DONT_CARE;
-                        counts[3] += 1;
-                    } else {
-                        codes[i - lo] = v as u8;
-                        counts[match v {
-                            Wdl::Win => 0,
-                            Wdl::Draw => 1,
-                            Wdl::Loss => 2,
-                        }] += 1;
-                        if let Some(x) = dist {
-                            dists[i - lo] = x;
-                            max_dtc = max_dtc.max(x);
-                            capped += u64::from(x == DTC_CAP);
-                        }
-                    }
-                }
-                pack(words, &values);
-                codec::encode_wdl_block(&codes, wdl);
-                if opts.dtc {
-                    codec::encode_dtc_block(&dists, dtc);
-                }
+                let block = code_block(&w, b, words, wdl, opts.dtc.then_some(&mut **dtc));
                 if let Ok(mut st) = stats.lock() {
-                    for (total, c) in st.0.iter_mut().zip(counts) {
-                        *total += c;
-                    }
-                    st.1 = st.1.max(max_dtc);
-                    st.2 += capped;
+                    st.add(&block);
                 }
                 let n = written.fetch_add(1, Ordering::Relaxed) + 1;
                 if n.is_multiple_of(256) {
@@ -619,13 +671,14 @@ pub(super) fn solve<G: TableGame>(
                 }
             });
         }
-        let (counts, max_dtc, capped) = stats.into_inner().unwrap_or(([0; 4], 0, 0));
-        drop(w.state);
+        let stats = stats.into_inner().unwrap_or_default();
+        let (positions, (counts, max_dtc)) = (w.index.size, (stats.counts, stats.max_dtc));
+        drop(w);
         let header = Header {
             kind: Kind::Wdl,
             variant: G::NAME.to_string(),
             material: m,
-            positions: w.index.size,
+            positions,
             counts,
             max_dtc: if opts.dtc { max_dtc as u32 } else { 0 },
         };
@@ -639,31 +692,93 @@ pub(super) fn solve<G: TableGame>(
             0
         };
         drop(dtc_blocks);
-        // The .wdl file last: its presence marks the slice as built.
         let wdl_bytes = codec::write_file(&slice_path(vdir, m, Kind::Wdl), &header, &wdl_blocks)?;
         let report = SliceReport {
             material: m,
-            positions: w.index.size,
+            positions,
             counts,
             max_dtc,
-            capped,
-            waves,
-            seconds: solving(),
-            working_bytes,
-            lookup_bytes: (lookup.bytes() + full.bytes()) as u64,
+            capped: stats.capped,
+            waves: 0,
+            seconds: self.solving(),
+            working_bytes: 0,
+            lookup_bytes: 0,
             wdl_bytes,
             dtc_bytes,
         };
-        (opts.on_event)(BuildEvent::Done(&report));
-        out.push((full, report));
+        Ok((full, report))
     }
-    // The pair's files are written: its checkpoint is of no more use.
-    if ck.is_some() {
-        if let Err(e) = std::fs::remove_file(&ck_path) {
-            if e.kind() != std::io::ErrorKind::NotFound {
-                (opts.on_event)(BuildEvent::Warning(EgtbError::io(&ck_path, e).to_string()));
+}
+
+/// The figures of coded blocks.
+#[derive(Clone, Copy, Debug, Default)]
+struct BlockStats {
+    /// Won, drawn and lost positions without a capture; don't-care positions.
+    counts: [u64; 4],
+    /// The longest distance to conversion.
+    max_dtc: u8,
+    /// Distances stored as the cap.
+    capped: u64,
+}
+
+impl BlockStats {
+    /// Adds another block's figures.
+    fn add(&mut self, other: &BlockStats) {
+        for (total, c) in self.counts.iter_mut().zip(other.counts) {
+            *total += c;
+        }
+        self.max_dtc = self.max_dtc.max(other.max_dtc);
+        self.capped += other.capped;
+    }
+}
+
+/// Codes block `b` of a solved slice: its two-bit values into `words`, its values (don't-care
+/// positions as such) into `wdl`, its distances into `dtc` when it is given.
+fn code_block(
+    w: &Work,
+    b: usize,
+    words: &mut [u64],
+    wdl: &mut Vec<u8>,
+    dtc: Option<&mut Vec<u8>>,
+) -> BlockStats {
+    let lo = b * BLOCK;
+    let hi = (lo + BLOCK).min(w.index.size as usize);
+    let mut values = vec![0u8; hi - lo];
+    let mut codes = vec![0u8; hi - lo];
+    let mut dists = vec![255u8; hi - lo];
+    let mut st = BlockStats::default();
+    for i in lo..hi {
+        let s = w.state[i].load(Ordering::Relaxed);
+        let (v, dist) = if s >= S_LOSS {
+            (Wdl::Loss, Some(s - S_LOSS))
+        } else if s >= S_WIN {
+            (Wdl::Win, Some(s - S_WIN))
+        } else {
+            (Wdl::Draw, None)
+        };
+        values[i - lo] = v as u8;
+        let dc = w.dont_care[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0;
+        if dc {
+            codes[i - lo] = DONT_CARE;
+            st.counts[3] += 1;
+        } else {
+            codes[i - lo] = v as u8;
+            st.counts[match v {
+                Wdl::Win => 0,
+                Wdl::Draw => 1,
+                Wdl::Loss => 2,
+            }] += 1;
+            if let Some(x) = dist {
+                dists[i - lo] = x;
+                st.max_dtc = st.max_dtc.max(x);
+                st.capped += u64::from(x == DTC_CAP);
             }
         }
     }
-    Ok(out)
+    pack(words, &values);
+    codec::encode_wdl_block(&codes, wdl);
+    if let Some(dtc) = dtc {
+        codec::encode_dtc_block(&dists, dtc);
+    }
+    st
 }

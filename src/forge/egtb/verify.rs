@@ -18,7 +18,7 @@
 //! resumes it after its last recorded segment, on the same conditions.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -26,9 +26,9 @@ use std::time::Instant;
 use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
 use polydam_engine::egtb::index::{Material, MenCache, Placement, SliceIndex};
 use polydam_engine::egtb::{slice_path, variant_dir, EgtbError, TableGame, Wdl};
-use polydam_engine::game::Duplicates;
+use polydam_engine::game::{Duplicates, Game};
 
-use super::build::{load_full, needed, no_longer_needed, pairs, BuildEvent, Lookup, Step};
+use super::build::{load_full, needed, no_longer_needed, pairs, BuildEvent, Full, Lookup, Step};
 use crate::forge::par::for_each_index;
 
 /// What a verification found.
@@ -254,49 +254,20 @@ pub fn verify_in_segments<G: TableGame>(
     on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
 ) -> Result<VerifyReport, EgtbError> {
     let vdir = variant_dir(dir, G::NAME);
-    let board = G::board();
     let order = needed::<G>(pieces, only);
-    let ledger = vdir.join(LEDGER);
-    let parts = vdir.join(PARTS);
-    let segment = segment.max(1).div_ceil(BLOCK as u64) * BLOCK as u64;
-    let mut report = VerifyReport::default();
-    let (earlier, partial) = if again {
-        for path in [&ledger, &parts] {
-            if path.exists() {
-                std::fs::remove_file(path).map_err(|e| EgtbError::io(path, e))?;
-            }
-        }
-        (Vec::new(), Vec::new())
-    } else {
-        let (found, problems) = read_records(&ledger, SliceCheck::parse, |c| c.material)?;
-        let (partial, more) = read_records(&parts, SliceCheck::parse_part, |p| p.material)?;
-        report.ledger_problems = problems;
-        report.ledger_problems.extend(more);
-        (found, partial)
+    let records = Records {
+        ledger: vdir.join(LEDGER),
+        parts: vdir.join(PARTS),
+        segment: segment.max(1).div_ceil(BLOCK as u64) * BLOCK as u64,
     };
+    let mut report = VerifyReport::default();
+    let (earlier, partial) = records.open(again, &mut report)?;
     let mut lookup = Lookup::<G>::default();
     // Slices taken from the ledger, not read back yet (only needed if a later slice is checked).
     let mut unread: Vec<Material> = Vec::new();
     for comp in pairs(&order) {
         let m = comp[0];
-        let mut fresh: Vec<Material> = Vec::new();
-        for &c in &comp {
-            // A record counts only while its files read back whole with its checksums.
-            match earlier.iter().find(|e| e.material == c) {
-                Some(e) if e.checksums == file_checksums::<G>(&vdir, c)? => {
-                    report.slices += 1;
-                    report.resumed += 1;
-                    report.positions += e.positions;
-                    report.checked += e.checked;
-                    report.dtc_checked += e.dtc_checked;
-                    if e.checksums.1.is_none() {
-                        report.without_dtc.push(c);
-                    }
-                    on_event(BuildEvent::Checked(e));
-                }
-                _ => fresh.push(c),
-            }
-        }
+        let fresh = take_recorded::<G>(&vdir, &comp, &earlier, &mut report, on_event)?;
         if fresh.is_empty() {
             unread.extend_from_slice(&comp);
             continue;
@@ -312,218 +283,39 @@ pub fn verify_in_segments<G: TableGame>(
             let full = load_full::<G>(&vdir, c, &lookup, on_event, !fresh.contains(&c))?;
             lookup.insert(Arc::new(full));
         }
-        // Distances, decoded whole (only this slice and its twin at a time).
-        let mut dists: Vec<Option<Vec<u8>>> = Vec::new();
-        let mut dtc_sums: Vec<Option<u64>> = Vec::new();
-        for &c in &comp {
-            let index = SliceIndex::new(board, c);
-            let path = slice_path(&vdir, c, Kind::Dtc);
-            match TableBytes::read(&path, Kind::Dtc, G::NAME, c, index.size) {
-                Ok(t) => {
-                    let mut all = vec![0u8; index.size as usize];
-                    for (b, out) in all.chunks_mut(BLOCK).enumerate() {
-                        codec::decode_dtc_block(t.block(b), out);
-                    }
-                    dists.push(Some(all));
-                    dtc_sums.push(Some(t.checksum()));
-                }
-                Err(EgtbError::Missing { .. }) => {
-                    if fresh.contains(&c) {
-                        report.without_dtc.push(c);
-                    }
-                    dists.push(None);
-                    dtc_sums.push(None);
-                }
-                Err(e) => return Err(e),
+        let dists = PairDists::read::<G>(&vdir, &comp)?;
+        for (k, &c) in comp.iter().enumerate() {
+            if fresh.contains(&c) && dists.dists[k].is_none() {
+                report.without_dtc.push(c);
             }
         }
-        let dist_of = |mat: Material, i: u64| -> Option<u8> {
-            let k = comp.iter().position(|&c| c == mat)?;
-            dists[k].as_ref().map(|d| d[i as usize])
-        };
         for (k, &c) in comp.iter().enumerate() {
             if !fresh.contains(&c) {
                 continue;
             }
-            let started = Instant::now();
             let full = lookup
                 .get(c)
                 .cloned()
                 .ok_or_else(|| EgtbError::Invalid(format!("slice {c} not loaded")))?;
-            let index = full.index;
-            let has_dtc = dists[k].is_some();
             let checksums = (
                 super::cache::stored_checksum(&slice_path(&vdir, c, Kind::Wdl))?,
-                dtc_sums[k],
+                dists.sums[k],
             );
             // An earlier run's consistent segments of these very files are not checked again.
-            let before = partial
-                .iter()
-                .find(|p| p.material == c && p.positions == index.size && p.checksums == checksums);
-            let from = before.map_or(0, |p| p.resumed_from);
-            let seconds_before = before.map_or(0.0, |p| p.seconds);
-            let checked = AtomicU64::new(before.map_or(0, |p| p.checked));
-            let dtc_checked = AtomicU64::new(before.map_or(0, |p| p.dtc_checked));
-            let bad = AtomicU64::new(0);
-            let examples: Mutex<Vec<String>> = Mutex::new(Vec::new());
-            let done = AtomicU64::new(from);
-            let check_chunk = |scratch: &mut (Vec<G::Move>, MenCache, Vec<Kid>), ch: usize| {
-                let (moves, cache, kids): &mut (Vec<G::Move>, MenCache, Vec<Kid>) = scratch;
-                let lo = (ch * BLOCK) as u64;
-                let hi = (lo + BLOCK as u64).min(index.size);
-                let (mut n_checked, mut n_dtc, mut n_bad) = (0u64, 0u64, 0u64);
-                for i in lo..hi {
-                    let Some(p) = index.unrank_cached(board, i, cache) else {
-                        continue;
-                    };
-                    if G::terminal(&p).is_some() {
-                        continue;
-                    }
-                    let pos = G::position_of(&p);
-                    if G::decided(&pos).is_some() {
-                        continue;
-                    }
-                    G::generate(&pos, Duplicates::Drop, moves);
-                    if !moves.is_empty() && G::is_capture(&moves[0]) {
-                        continue;
-                    }
-                    n_checked += 1;
-                    let stored = full.get(i);
-                    let stored_d = dist_of(c, i);
-                    // Expected value and distance from the children.
-                    let (want, want_d) = if moves.is_empty() {
-                        (Wdl::of(G::no_move_outcome(&pos)), Some(0u32))
-                    } else {
-                        // Values first, each child ranked once; distances after, only of
-                        // the children the position's value depends on.
-                        kids.clear();
-                        let mut best = Wdl::Loss;
-                        let mut win_exit = false;
-                        let mut missing = false;
-                        for mv in moves.iter() {
-                            let child = G::child_of(&p, mv);
-                            let (cv, j) = match G::terminal(&child) {
-                                Some(o) => (Wdl::of(o), None),
-                                None => {
-                                    let Some(f) = lookup.get(child.material()) else {
-                                        missing = true;
-                                        break;
-                                    };
-                                    let j = f.index.rank(board, &child);
-                                    (f.get(j), Some(j))
-                                }
-                            };
-                            let v = cv.flip();
-                            best = best.max(v);
-                            if G::stays(mv) {
-                                kids.push((child, v, j));
-                            } else if v == Wdl::Win {
-                                win_exit = true;
-                            }
-                        }
-                        if missing {
-                            n_bad += 1;
-                            continue;
-                        }
-                        // A child's distance: 1 when it has a capture (it converts at once).
-                        let dist = |child: &Placement, j: Option<u64>| -> u32 {
-                            let Some(j) = j else { return 0 };
-                            if G::has_capture(&G::position_of(child)) {
-                                1
-                            } else {
-                                dist_of(child.material(), j).map_or(0, u32::from)
-                            }
-                        };
-                        let d = match best {
-                            _ if !has_dtc => None,
-                            Wdl::Win if win_exit => Some(1),
-                            Wdl::Win => kids
-                                .iter()
-                                .filter(|k| k.1 == Wdl::Win)
-                                .map(|k| dist(&k.0, k.2))
-                                .min()
-                                .map(|x| x + 1),
-                            Wdl::Loss => {
-                                Some(kids.iter().map(|k| dist(&k.0, k.2)).max().unwrap_or(0) + 1)
-                            }
-                            Wdl::Draw => None,
-                        };
-                        (best, d)
-                    };
-                    let mut ok = want == stored;
-                    if ok && has_dtc && want != Wdl::Draw {
-                        n_dtc += 1;
-                        let w = want_d.map(|x| x.min(DTC_CAP as u32) as u8);
-                        ok = w == stored_d;
-                    }
-                    if !ok {
-                        n_bad += 1;
-                        if let Ok(mut ex) = examples.lock() {
-                            if ex.len() < 10 {
-                                ex.push(format!(
-                                    "{c} index {i} ({}): stored {stored} {stored_d:?}, \
-                                     children say {want} {want_d:?}",
-                                    G::fen(&pos)
-                                ));
-                            }
-                        }
-                    }
-                }
-                checked.fetch_add(n_checked, Ordering::Relaxed);
-                dtc_checked.fetch_add(n_dtc, Ordering::Relaxed);
-                bad.fetch_add(n_bad, Ordering::Relaxed);
-                let d = done.fetch_add(hi - lo, Ordering::Relaxed) + (hi - lo);
-                if ch % 64 == 63 {
-                    on_event(BuildEvent::Progress {
-                        step: Step::Init,
-                        done: d,
-                        total: index.size,
-                    });
-                }
+            let before = partial.iter().find(|p| {
+                p.material == c && p.positions == full.index.size && p.checksums == checksums
+            });
+            let checker = Checker {
+                full: &full,
+                lookup: &lookup,
+                dists: &dists,
+                has_dtc: dists.dists[k].is_some(),
+                examples: Mutex::new(Vec::new()),
             };
-            let so_far = |resumed_from| SliceCheck {
-                material: c,
-                positions: index.size,
-                checked: checked.load(Ordering::Relaxed),
-                dtc_checked: dtc_checked.load(Ordering::Relaxed),
-                inconsistencies: bad.load(Ordering::Relaxed),
-                seconds: seconds_before + started.elapsed().as_secs_f64(),
-                earlier: false,
-                resumed_from,
-                checksums,
-            };
-            let mut lo = from;
-            while lo < index.size {
-                let hi = (lo + segment).min(index.size);
-                let first = (lo / BLOCK as u64) as usize;
-                let chunks = ((hi - lo) as usize).div_ceil(BLOCK);
-                for_each_index(chunks, Default::default, |scratch, j| {
-                    check_chunk(scratch, first + j)
-                });
-                // A stopped run resumes after the last segment recorded (only while consistent).
-                if hi < index.size && bad.load(Ordering::Relaxed) == 0 {
-                    append(&parts, PARTS_HEAD, &so_far(from).part_line(hi))?;
-                    on_event(BuildEvent::Progress {
-                        step: Step::Init,
-                        done: hi,
-                        total: index.size,
-                    });
-                }
-                lo = hi;
-            }
-            let check = so_far(from);
-            report.slices += 1;
-            report.positions += check.positions;
-            report.checked += check.checked;
-            report.dtc_checked += check.dtc_checked;
-            report.inconsistencies += check.inconsistencies;
-            if let Ok(ex) = examples.into_inner() {
-                report
-                    .examples
-                    .extend(ex.into_iter().take(10 - report.examples.len().min(10)));
-            }
+            let check = checker.run(&records, before, checksums, on_event)?;
+            report.add(&check, checker.examples.into_inner().unwrap_or_default());
             if check.inconsistencies == 0 {
-                append(&ledger, LEDGER_HEAD, &check.ledger_line())?;
+                append(&records.ledger, LEDGER_HEAD, &check.ledger_line())?;
             }
             on_event(BuildEvent::Checked(&check));
         }
@@ -534,4 +326,321 @@ pub fn verify_in_segments<G: TableGame>(
         }
     }
     Ok(report)
+}
+
+impl VerifyReport {
+    /// Counts a slice checked by this run, and keeps its first disagreements (ten in all).
+    fn add(&mut self, check: &SliceCheck, examples: Vec<String>) {
+        self.slices += 1;
+        self.positions += check.positions;
+        self.checked += check.checked;
+        self.dtc_checked += check.dtc_checked;
+        self.inconsistencies += check.inconsistencies;
+        let room = 10 - self.examples.len().min(10);
+        self.examples.extend(examples.into_iter().take(room));
+    }
+}
+
+/// The record files of a verification and how often a large slice's progress is recorded.
+struct Records {
+    /// The slices verified ([`LEDGER`]).
+    ledger: PathBuf,
+    /// The slices in progress ([`PARTS`]).
+    parts: PathBuf,
+    /// Positions between two records of a slice's progress, a whole number of blocks.
+    segment: u64,
+}
+
+impl Records {
+    /// The slices verified and the slices in progress recorded by earlier runs (none, and the
+    /// files removed, when checking everything `again`); lines that cannot be read go to the
+    /// report.
+    fn open(
+        &self,
+        again: bool,
+        report: &mut VerifyReport,
+    ) -> Result<(Vec<SliceCheck>, Vec<SliceCheck>), EgtbError> {
+        if again {
+            for path in [&self.ledger, &self.parts] {
+                if path.exists() {
+                    std::fs::remove_file(path).map_err(|e| EgtbError::io(path, e))?;
+                }
+            }
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let (found, problems) = read_records(&self.ledger, SliceCheck::parse, |c| c.material)?;
+        let (partial, more) = read_records(&self.parts, SliceCheck::parse_part, |p| p.material)?;
+        report.ledger_problems = problems;
+        report.ledger_problems.extend(more);
+        Ok((found, partial))
+    }
+}
+
+/// Counts the slices of `comp` that the ledger's `earlier` records as verified, with files
+/// that still read back whole with the recorded checksums; returns the others, to check.
+fn take_recorded<G: TableGame>(
+    vdir: &Path,
+    comp: &[Material],
+    earlier: &[SliceCheck],
+    report: &mut VerifyReport,
+    on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
+) -> Result<Vec<Material>, EgtbError> {
+    let mut fresh: Vec<Material> = Vec::new();
+    for &c in comp {
+        match earlier.iter().find(|e| e.material == c) {
+            Some(e) if e.checksums == file_checksums::<G>(vdir, c)? => {
+                report.slices += 1;
+                report.resumed += 1;
+                report.positions += e.positions;
+                report.checked += e.checked;
+                report.dtc_checked += e.dtc_checked;
+                if e.checksums.1.is_none() {
+                    report.without_dtc.push(c);
+                }
+                on_event(BuildEvent::Checked(e));
+            }
+            _ => fresh.push(c),
+        }
+    }
+    Ok(fresh)
+}
+
+/// The distances of a pair being checked, decoded whole (only this slice and its twin at a
+/// time), and their files' checksums; `None` for a slice without a `.dtc` file.
+struct PairDists<'a> {
+    comp: &'a [Material],
+    dists: Vec<Option<Vec<u8>>>,
+    sums: Vec<Option<u64>>,
+}
+
+impl<'a> PairDists<'a> {
+    /// Reads the `.dtc` files of `comp`'s slices.
+    fn read<G: TableGame>(vdir: &Path, comp: &'a [Material]) -> Result<PairDists<'a>, EgtbError> {
+        let mut out = PairDists {
+            comp,
+            dists: Vec::new(),
+            sums: Vec::new(),
+        };
+        for &c in comp {
+            let index = SliceIndex::new(G::board(), c);
+            let path = slice_path(vdir, c, Kind::Dtc);
+            match TableBytes::read(&path, Kind::Dtc, G::NAME, c, index.size) {
+                Ok(t) => {
+                    let mut all = vec![0u8; index.size as usize];
+                    for (b, out) in all.chunks_mut(BLOCK).enumerate() {
+                        codec::decode_dtc_block(t.block(b), out);
+                    }
+                    out.dists.push(Some(all));
+                    out.sums.push(Some(t.checksum()));
+                }
+                Err(EgtbError::Missing { .. }) => {
+                    out.dists.push(None);
+                    out.sums.push(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The stored distance of index `i` of `mat`, if `mat` is of the pair and has distances.
+    fn of(&self, mat: Material, i: u64) -> Option<u8> {
+        let k = self.comp.iter().position(|&c| c == mat)?;
+        self.dists[k].as_ref().map(|d| d[i as usize])
+    }
+}
+
+/// A thread's scratch while checking: moves, the men's squares, the quiet children.
+type Scratch<G> = (Vec<<G as Game>::Move>, MenCache, Vec<Kid>);
+
+/// The check of one slice against its children.
+struct Checker<'a, G: TableGame> {
+    /// The slice's stored values.
+    full: &'a Full,
+    /// Every slice its moves lead to (itself and its twin included).
+    lookup: &'a Lookup<G>,
+    /// The pair's distances.
+    dists: &'a PairDists<'a>,
+    /// Whether the slice has distances to check.
+    has_dtc: bool,
+    /// The first disagreements found.
+    examples: Mutex<Vec<String>>,
+}
+
+impl<G: TableGame> Checker<'_, G> {
+    /// Checks the slice segment by segment from where an earlier run (`before`) stopped,
+    /// recording each consistent segment but the last in [`PARTS`]; returns the whole check.
+    fn run(
+        &self,
+        records: &Records,
+        before: Option<&SliceCheck>,
+        checksums: (u64, Option<u64>),
+        on_event: &(dyn Fn(BuildEvent<'_>) + Sync),
+    ) -> Result<SliceCheck, EgtbError> {
+        let started = Instant::now();
+        let size = self.full.index.size;
+        let from = before.map_or(0, |p| p.resumed_from);
+        let seconds_before = before.map_or(0.0, |p| p.seconds);
+        let checked = AtomicU64::new(before.map_or(0, |p| p.checked));
+        let dtc_checked = AtomicU64::new(before.map_or(0, |p| p.dtc_checked));
+        let bad = AtomicU64::new(0);
+        let done = AtomicU64::new(from);
+        let so_far = |resumed_from| SliceCheck {
+            material: self.full.index.material,
+            positions: size,
+            checked: checked.load(Ordering::Relaxed),
+            dtc_checked: dtc_checked.load(Ordering::Relaxed),
+            inconsistencies: bad.load(Ordering::Relaxed),
+            seconds: seconds_before + started.elapsed().as_secs_f64(),
+            earlier: false,
+            resumed_from,
+            checksums,
+        };
+        let mut lo = from;
+        while lo < size {
+            let hi = (lo + records.segment).min(size);
+            let first = (lo / BLOCK as u64) as usize;
+            let chunks = ((hi - lo) as usize).div_ceil(BLOCK);
+            for_each_index(chunks, Default::default, |scratch, j| {
+                let ch = first + j;
+                let [n_checked, n_dtc, n_bad] = self.block(scratch, ch);
+                checked.fetch_add(n_checked, Ordering::Relaxed);
+                dtc_checked.fetch_add(n_dtc, Ordering::Relaxed);
+                bad.fetch_add(n_bad, Ordering::Relaxed);
+                let block = (BLOCK as u64).min(size - (ch * BLOCK) as u64);
+                let d = done.fetch_add(block, Ordering::Relaxed) + block;
+                if ch % 64 == 63 {
+                    on_event(BuildEvent::Progress {
+                        step: Step::Init,
+                        done: d,
+                        total: size,
+                    });
+                }
+            });
+            // A stopped run resumes after the last segment recorded (only while consistent).
+            if hi < size && bad.load(Ordering::Relaxed) == 0 {
+                append(&records.parts, PARTS_HEAD, &so_far(from).part_line(hi))?;
+                on_event(BuildEvent::Progress {
+                    step: Step::Init,
+                    done: hi,
+                    total: size,
+                });
+            }
+            lo = hi;
+        }
+        Ok(so_far(from))
+    }
+
+    /// Checks block `ch`: every position without a capture against its children. Returns the
+    /// positions re-derived, those whose distance was checked too, and the disagreements.
+    fn block(&self, (moves, cache, kids): &mut Scratch<G>, ch: usize) -> [u64; 3] {
+        let board = G::board();
+        let index = self.full.index;
+        let c = index.material;
+        let lo = (ch * BLOCK) as u64;
+        let hi = (lo + BLOCK as u64).min(index.size);
+        let (mut n_checked, mut n_dtc, mut n_bad) = (0u64, 0u64, 0u64);
+        for i in lo..hi {
+            let Some(p) = index.unrank_cached(board, i, cache) else {
+                continue;
+            };
+            if G::terminal(&p).is_some() {
+                continue;
+            }
+            let pos = G::position_of(&p);
+            if G::decided(&pos).is_some() {
+                continue;
+            }
+            G::generate(&pos, Duplicates::Drop, moves);
+            if !moves.is_empty() && G::is_capture(&moves[0]) {
+                continue;
+            }
+            n_checked += 1;
+            let stored = self.full.get(i);
+            let stored_d = self.dists.of(c, i);
+            let Some((want, want_d)) = self.children_say(&p, &pos, moves, kids) else {
+                n_bad += 1;
+                continue;
+            };
+            let mut ok = want == stored;
+            if ok && self.has_dtc && want != Wdl::Draw {
+                n_dtc += 1;
+                let w = want_d.map(|x| x.min(DTC_CAP as u32) as u8);
+                ok = w == stored_d;
+            }
+            if !ok {
+                n_bad += 1;
+                if let Ok(mut ex) = self.examples.lock() {
+                    if ex.len() < 10 {
+                        ex.push(format!(
+                            "{c} index {i} ({}): stored {stored} {stored_d:?}, \
+                             children say {want} {want_d:?}",
+                            G::fen(&pos)
+                        ));
+                    }
+                }
+            }
+        }
+        [n_checked, n_dtc, n_bad]
+    }
+
+    /// The value and distance that the children of `p` (position `pos`, without a capture,
+    /// its moves generated) say it has; `None` when a child's slice is not held.
+    fn children_say(
+        &self,
+        p: &Placement,
+        pos: &G::Position,
+        moves: &[G::Move],
+        kids: &mut Vec<Kid>,
+    ) -> Option<(Wdl, Option<u32>)> {
+        if moves.is_empty() {
+            return Some((Wdl::of(G::no_move_outcome(pos)), Some(0u32)));
+        }
+        let board = G::board();
+        // Values first, each child ranked once; distances after, only of the children the
+        // position's value depends on.
+        kids.clear();
+        let mut best = Wdl::Loss;
+        let mut win_exit = false;
+        for mv in moves.iter() {
+            let child = G::child_of(p, mv);
+            let (cv, j) = match G::terminal(&child) {
+                Some(o) => (Wdl::of(o), None),
+                None => {
+                    let f = self.lookup.get(child.material())?;
+                    let j = f.index.rank(board, &child);
+                    (f.get(j), Some(j))
+                }
+            };
+            let v = cv.flip();
+            best = best.max(v);
+            if G::stays(mv) {
+                kids.push((child, v, j));
+            } else if v == Wdl::Win {
+                win_exit = true;
+            }
+        }
+        // A child's distance: 1 when it has a capture (it converts at once).
+        let dist = |child: &Placement, j: Option<u64>| -> u32 {
+            let Some(j) = j else { return 0 };
+            if G::has_capture(&G::position_of(child)) {
+                1
+            } else {
+                self.dists.of(child.material(), j).map_or(0, u32::from)
+            }
+        };
+        let d = match best {
+            _ if !self.has_dtc => None,
+            Wdl::Win if win_exit => Some(1),
+            Wdl::Win => kids
+                .iter()
+                .filter(|k| k.1 == Wdl::Win)
+                .map(|k| dist(&k.0, k.2))
+                .min()
+                .map(|x| x + 1),
+            Wdl::Loss => Some(kids.iter().map(|k| dist(&k.0, k.2)).max().unwrap_or(0) + 1),
+            Wdl::Draw => None,
+        };
+        Some((best, d))
+    }
 }
