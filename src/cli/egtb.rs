@@ -2,21 +2,25 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::forge::egtb::build::{
-    build, plan, BuildEvent, BuildOptions, Checkpoints, SliceReport, Step,
-};
-use crate::forge::egtb::verify::{verify, SliceCheck};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::egtb::{
-    dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
+    dispatch, slices, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
 };
 use polydam_engine::game::{Duplicates, MoveStyle};
 
 use super::setup::PositionArgs;
 use super::CliError;
+use crate::forge::egtb::build::{
+    build, plan, BuildEvent, BuildOptions, Checkpoints, SliceReport, Step,
+};
+use crate::forge::egtb::trial::{
+    bench_probes, play_out, suite_positions, Played, Random, SuiteWants,
+};
+use crate::forge::egtb::verify::{verify, SliceCheck};
 
 /// The most pieces a build accepts (the solver counts quiet moves in a byte).
 pub const MAX_PIECES: u32 = 7;
@@ -352,82 +356,10 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         let bars = Bars::new(a.quiet);
         let pool = pool(a.threads)?;
         let only = materials(&a.only)?;
-        let only = &only;
-        let p = plan::<G>(a.pieces, only);
-        let names: Vec<String> = p.largest.iter().map(|m| m.name()).collect();
-        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-        writeln!(
-            self.out,
-            "{}: {} slices up to {} pieces, {} positions; the most memory goes to {} ({} \
-             positions): about {:.1} GiB",
-            G::NAME,
-            p.slices,
-            a.pieces,
-            p.positions,
-            names.join(" + "),
-            p.largest_positions,
-            gib(p.peak_bytes)
-        )
-        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        if let Some(free) = available_bytes().filter(|&f| f < p.peak_bytes) {
-            eprintln!(
-                "polydam: warning: {} needs about {:.1} GiB and {:.1} GiB is available: the \
-                 build may be stopped there (it resumes at the slice it was in)",
-                names.join(" + "),
-                gib(p.peak_bytes),
-                gib(free)
-            );
-        }
+        print_plan::<G>(self.out, a.pieces, &only)?;
         let reports = stream_lines(self.out, |tx| {
             let current = Mutex::new(String::new());
-            let on_event = |e: BuildEvent<'_>| {
-                match &e {
-                    BuildEvent::Begin { materials, .. } => {
-                        let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
-                        if let Ok(mut c) = current.lock() {
-                            *c = names.join(" + ");
-                        }
-                    }
-                    BuildEvent::Done(r) => {
-                        bars.clear();
-                        let _ = tx.send(report_line(r));
-                    }
-                    BuildEvent::Kept(m) => {
-                        let _ = tx.send(format!("{m}: kept (built before)"));
-                    }
-                    BuildEvent::Warning(w) => {
-                        bars.clear();
-                        eprintln!("polydam: warning: {w}");
-                    }
-                    BuildEvent::Checkpoint {
-                        materials,
-                        wave,
-                        bytes,
-                        seconds,
-                    } => {
-                        bars.clear();
-                        let _ = tx.send(format!(
-                            "{}: checkpoint at wave {wave}, {:.1} MiB in {seconds:.1} s",
-                            pair_name(materials),
-                            *bytes as f64 / (1u64 << 20) as f64
-                        ));
-                    }
-                    BuildEvent::Resumed {
-                        materials,
-                        wave,
-                        seconds,
-                    } => {
-                        let _ = tx.send(format!(
-                            "{}: resumed from its checkpoint at wave {wave} \
-                             after {seconds:.1} s of solving",
-                            pair_name(materials)
-                        ));
-                    }
-                    BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
-                }
-                let name = current.lock().map(|c| c.clone()).unwrap_or_default();
-                bars.event(&name, &e);
-            };
+            let on_event = |e: BuildEvent<'_>| build_event(&e, tx, &current, &bars);
             let opts = BuildOptions {
                 dir: a.dir.clone(),
                 pieces: a.pieces,
@@ -461,6 +393,90 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
+}
+
+/// Prints what a build of up to `pieces` pieces of `G` (`only`'s slices and those they lead
+/// to) holds at its peak, and warns when the system has less memory available.
+fn print_plan<G: TableGame>(
+    out: &mut impl Write,
+    pieces: u32,
+    only: &[Material],
+) -> Result<(), CliError> {
+    let p = plan::<G>(pieces, only);
+    let names: Vec<String> = p.largest.iter().map(|m| m.name()).collect();
+    let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+    writeln!(
+        out,
+        "{}: {} slices up to {} pieces, {} positions; the most memory goes to {} ({} \
+         positions): about {:.1} GiB",
+        G::NAME,
+        p.slices,
+        pieces,
+        p.positions,
+        names.join(" + "),
+        p.largest_positions,
+        gib(p.peak_bytes)
+    )
+    .map_err(|e| CliError(format!("cannot write output: {e}")))?;
+    if let Some(free) = available_bytes().filter(|&f| f < p.peak_bytes) {
+        eprintln!(
+            "polydam: warning: {} needs about {:.1} GiB and {:.1} GiB is available: the \
+             build may be stopped there (it resumes at the slice it was in)",
+            names.join(" + "),
+            gib(p.peak_bytes),
+            gib(free)
+        );
+    }
+    Ok(())
+}
+
+/// Shows a build's event: a line to print sent to `tx`, a warning, the progress bar (named
+/// after the pair being solved, kept in `current`).
+fn build_event(e: &BuildEvent<'_>, tx: &Sender<String>, current: &Mutex<String>, bars: &Bars) {
+    match e {
+        BuildEvent::Begin { materials, .. } => {
+            if let Ok(mut c) = current.lock() {
+                *c = pair_name(materials);
+            }
+        }
+        BuildEvent::Done(r) => {
+            bars.clear();
+            let _ = tx.send(report_line(r));
+        }
+        BuildEvent::Kept(m) => {
+            let _ = tx.send(format!("{m}: kept (built before)"));
+        }
+        BuildEvent::Warning(w) => {
+            bars.clear();
+            eprintln!("polydam: warning: {w}");
+        }
+        BuildEvent::Checkpoint {
+            materials,
+            wave,
+            bytes,
+            seconds,
+        } => {
+            bars.clear();
+            let _ = tx.send(format!(
+                "{}: checkpoint at wave {wave}, {:.1} MiB in {seconds:.1} s",
+                pair_name(materials),
+                *bytes as f64 / (1u64 << 20) as f64
+            ));
+        }
+        BuildEvent::Resumed {
+            materials,
+            wave,
+            seconds,
+        } => {
+            let _ = tx.send(format!(
+                "{}: resumed from its checkpoint at wave {wave} after {seconds:.1} s of solving",
+                pair_name(materials)
+            ));
+        }
+        BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
+    }
+    let name = current.lock().map(|c| c.clone()).unwrap_or_default();
+    bars.event(&name, e);
 }
 
 /// One line per slice verified.
@@ -672,61 +688,6 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
     }
 }
 
-/// A small random generator (SplitMix64): positions for the suite and the bench, reproducible
-/// from a seed.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
-/// A random covered position of `G` with between `min` and `max` pieces whose side to move
-/// has no capture and can move, as a real position (Black to move half the time).
-fn random_position<G: TableGame>(rng: &mut Random, slices: &[Material]) -> Option<G::Position> {
-    let board = G::board();
-    let m = slices[rng.below(slices.len() as u64) as usize];
-    let index = polydam_engine::egtb::SliceIndex::new(board, m);
-    let p = index.unrank(board, rng.below(index.size))?;
-    if G::terminal(&p).is_some() {
-        return None;
-    }
-    let black = rng.next() & 1 == 1;
-    // The turned placement's position, with the colours' roles given back by the side letter.
-    let shown = if black {
-        G::position_of(&p.flip(board.squares))
-    } else {
-        G::position_of(&p)
-    };
-    let mut fen = G::fen(&shown);
-    if black {
-        fen.replace_range(0..1, "B");
-    }
-    let pos = G::parse_position(&fen).ok()?;
-    if G::placement_of(&pos) != p
-        || G::decided(&pos).is_some()
-        || G::has_capture(&pos)
-        || !G::has_move(&pos)
-    {
-        return None;
-    }
-    Some(pos)
-}
-
-/// Material weight of one side: men 1, kings 3.
-fn weight(p: &polydam_engine::egtb::Placement, side: usize) -> u32 {
-    p.men[side].count_ones() + 3 * p.kings[side].count_ones()
-}
-
 struct SuiteJob<'a, W: Write> {
     args: &'a SuiteArgs,
     out: &'a mut W,
@@ -738,10 +699,6 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: TableGame>(self) -> Self::Output {
-        use polydam_engine::game::Outcome;
-        use polydam_engine::record::{DrawCounters, GameRecord};
-        use polydam_engine::search::{Limits, SearchControl, Searcher};
-        use std::sync::Arc;
         let a = self.args;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
@@ -756,7 +713,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             }
             _ => Arc::clone(&tables),
         };
-        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces)
+        let slices: Vec<Material> = slices::<G>(a.pieces)
             .into_iter()
             .filter(|m| m.pieces() >= a.min_pieces)
             .collect();
@@ -764,76 +721,19 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             return Err(CliError("no slice has that many pieces".into()));
         }
         let mut rng = Random(a.seed ^ (G::NAME.len() as u64) << 32);
-        // Won positions: a long enough conversion that the rules leave time for.
-        let mut won = Vec::new();
-        let mut drawn = Vec::new();
-        let mut tries = 0u64;
-        while (won.len() < a.won || drawn.len() < a.drawn) && tries < 50_000_000 {
-            tries += 1;
-            let Some(pos) = random_position::<G>(&mut rng, &slices) else {
-                continue;
-            };
-            let p = G::placement_of(&pos);
-            match tables.value(&pos) {
-                Some(Wdl::Win) if won.len() < a.won => {
-                    let Some(d) = tables.dtc(&pos) else {
-                        continue;
-                    };
-                    let counters = DrawCounters::start::<G>(&pos);
-                    let quiet = G::draw_rules().quiet_plies as u32;
-                    let room = counters
-                        .endgame_limit()
-                        .map(u32::from)
-                        .into_iter()
-                        .chain((quiet > 0 && p.men == [0, 0]).then_some(quiet))
-                        .min();
-                    if d >= a.min_dtc && room.is_none_or(|r| d as u32 <= r) {
-                        won.push(pos);
-                    }
-                }
-                // A real defence: the other side has more material.
-                Some(Wdl::Draw)
-                    if drawn.len() < a.drawn
-                        && weight(&p, 0) != weight(&p, 1)
-                        && p.side(0).count_ones() + p.side(1).count_ones() > 2 =>
-                {
-                    drawn.push(pos);
-                }
-                _ => {}
-            }
-        }
-        let limits = Limits::move_time(std::time::Duration::from_secs_f64(a.movetime));
-        let play = |pos: G::Position| -> (Option<polydam_engine::game::Side>, usize, String) {
-            let mut record = GameRecord::<G>::new(pos);
-            let mut searchers = [Searcher::<G>::new(16, 1), Searcher::<G>::new(16, 1)];
-            for s in &mut searchers {
-                s.set_tables(Some(Arc::clone(&playing)));
-            }
-            while record.moves().len() < a.max_plies {
-                if let Some((outcome, reason)) = record.outcome() {
-                    let mover = G::side_to_move(record.current());
-                    let winner = match outcome {
-                        Outcome::Win => Some(mover),
-                        Outcome::Loss => Some(mover.opponent()),
-                        Outcome::Draw => None,
-                    };
-                    return (winner, record.moves().len(), format!("{reason:?}"));
-                }
-                let side = G::side_to_move(record.current()).index();
-                let r =
-                    searchers[side].search(&record, &limits, &SearchControl::new(), &mut |_| {});
-                let Some(mv) = r.best_move else {
-                    break;
-                };
-                record.push(mv);
-            }
-            (None, record.moves().len(), "ply cap".into())
+        let wants = SuiteWants {
+            won: a.won,
+            drawn: a.drawn,
+            min_dtc: a.min_dtc,
         };
+        let (won, drawn) = suite_positions::<G>(&*tables, &slices, wants, &mut rng);
+        let movetime = Duration::from_secs_f64(a.movetime);
+        let play = |pos: G::Position| play_out::<G>(pos, &playing, movetime, a.max_plies);
         let (mut converted, mut held) = (0, 0);
         for (k, pos) in won.iter().enumerate() {
             let mover = G::side_to_move(pos);
             let d = tables.dtc(pos).unwrap_or(0);
-            let (winner, plies, how) = play(*pos);
+            let Played { winner, plies, how } = play(*pos);
             let ok = winner == Some(mover);
             converted += usize::from(ok);
             writeln!(
@@ -849,7 +749,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             .map_err(io)?;
         }
         for (k, pos) in drawn.iter().enumerate() {
-            let (winner, plies, how) = play(*pos);
+            let Played { winner, plies, how } = play(*pos);
             let ok = winner.is_none();
             held += usize::from(ok);
             writeln!(
@@ -892,70 +792,30 @@ impl<W: Write> TableVisitor for BenchJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: TableGame>(self) -> Self::Output {
-        use polydam_engine::record::DrawCounters;
         let a = self.args;
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let loading = Instant::now();
         let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
         let load_s = loading.elapsed().as_secs_f64();
         for p in set.problems() {
             eprintln!("polydam: warning: {p}");
         }
-        // Slices weighted by their size: a probe lands where positions are.
-        let board = G::board();
-        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces);
-        let sizes: Vec<u64> = slices
-            .iter()
-            .map(|&m| polydam_engine::egtb::SliceIndex::new(board, m).size)
-            .collect();
-        let total: u64 = sizes.iter().sum();
-        let mut rng = Random(a.seed);
-        let mut positions = Vec::with_capacity(a.positions);
-        while positions.len() < a.positions {
-            let mut x = rng.below(total);
-            let mut k = 0;
-            while x >= sizes[k] {
-                x -= sizes[k];
-                k += 1;
-            }
-            if let Some(pos) = random_position::<G>(&mut rng, &slices[k..=k]) {
-                positions.push(pos);
-            }
-        }
-        let counters: Vec<DrawCounters> = positions
-            .iter()
-            .map(|p| DrawCounters::start::<G>(p))
-            .collect();
-        let mut best = f64::MAX;
-        let mut covered = 0;
-        for _ in 0..3 {
-            let t = Instant::now();
-            covered = 0;
-            for (p, c) in positions.iter().zip(&counters) {
-                covered += usize::from(set.search_score(p, c).is_some());
-            }
-            best = best.min(t.elapsed().as_secs_f64());
-        }
-        let dtc_n = positions.len().min(20_000);
-        let t = Instant::now();
-        let mut with_dtc = 0;
-        for p in &positions[..dtc_n] {
-            with_dtc += usize::from(set.dtc(p).is_some());
-        }
-        let dtc_s = t.elapsed().as_secs_f64();
+        let b = bench_probes(&set, a.pieces, a.positions, a.seed);
         writeln!(
             self.out,
             "{}: {} slices loaded in {load_s:.2} s ({:.1} MiB); {} random positions without a \
-             capture, {covered} covered: {:.0} ns per search probe (best of 3); distance to \
-             conversion read for {with_dtc} of {dtc_n}: {:.2} us each",
+             capture, {} covered: {:.0} ns per search probe (best of 3); distance to \
+             conversion read for {} of {}: {:.2} us each",
             G::NAME,
             set.loaded(),
             mib(set.bytes()),
-            positions.len(),
-            best * 1e9 / positions.len() as f64,
-            dtc_s * 1e6 / dtc_n as f64
+            b.positions,
+            b.covered,
+            b.search_ns,
+            b.with_dtc,
+            b.dtc_probed,
+            b.dtc_us
         )
-        .map_err(io)?;
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
 }

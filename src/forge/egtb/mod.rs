@@ -10,9 +10,11 @@
 //! - [`verify`]: the retrograde invariant re-derived for every stored position.
 //! - [`checkpoint`]: a large pair's solver state, saved to resume from.
 //! - [`cache`]: a large slice's resolved values, saved to skip deciding its captures again.
+//! - [`trial`]: built tables tried out: the engine playing table wins and draws, timed probes.
 
 pub mod build;
 pub mod cache;
 pub mod checkpoint;
 pub mod solve;
+pub mod trial;
 pub mod verify;
