@@ -16,14 +16,13 @@ use polydam_engine::diagonal::rules::{
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK};
 use polydam_engine::egtb::index::SliceIndex;
-use polydam_engine::egtb::{
-    open_for, EgtbError, Material, Placement, TableGame, TableProbe, TableSet, Wdl,
-};
+use polydam_engine::egtb::{EgtbError, Material, Placement, TableGame, TableProbe, TableSet, Wdl};
 use polydam_engine::game::{Duplicates, Game, Outcome, Side};
 use polydam_engine::orthogonal::rules::Turkish;
 use polydam_engine::orthogonal::Orthogonal;
 use polydam_engine::record::{DrawCounters, GameRecord};
 use polydam_engine::search::{Limits, SearchControl, Searcher};
+use polydam_engine::variants::open_tables;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -64,7 +63,7 @@ fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
 }
 
 fn tables<G: TableGame>(dir: &Path, pieces: u32) -> Arc<dyn TableProbe<G>> {
-    open_for::<G>(dir, pieces)
+    open_tables::<G>(dir, pieces)
         .unwrap_or_else(|e| panic!("{e}"))
         .expect("the variant has tables")
 }
@@ -784,7 +783,7 @@ fn egtb_damaged_and_missing_tables_are_reported() {
     let e =
         verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], false, &quiet).expect_err("damaged");
     assert!(e.to_string().contains("m0k"), "{e}");
-    let missing = open_for::<Intl>(&dir.join("nowhere"), 5).err();
+    let missing = open_tables::<Intl>(&dir.join("nowhere"), 5).err();
     assert!(
         matches!(missing, Some(EgtbError::Missing { .. })),
         "{missing:?}"
@@ -794,7 +793,7 @@ fn egtb_damaged_and_missing_tables_are_reported() {
         .unwrap_or_default()
         .contains("nowhere"));
     // A variant without tables.
-    let none = open_for::<polydam_engine::stacks::SeesawDraughts>(&dir, 5).expect("no error");
+    let none = open_tables::<polydam_engine::stacks::SeesawDraughts>(&dir, 5).expect("no error");
     assert!(none.is_none());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -22,10 +22,8 @@ pub mod index;
 pub mod probe;
 pub mod sidefile;
 
-use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::game::{Game, Outcome};
 pub use index::{Board, Material, Placement, SliceIndex};
@@ -114,7 +112,12 @@ pub enum EgtbError {
         path: PathBuf,
     },
     /// A variant that has no endgame tables.
-    Unsupported(String),
+    Unsupported {
+        /// The name asked for.
+        variant: String,
+        /// The variants that have tables, by registry name (the registry lists them).
+        supported: Vec<&'static str>,
+    },
     /// A request the tables cannot serve (too many pieces, a position they do not cover).
     Invalid(String),
 }
@@ -127,10 +130,10 @@ impl fmt::Display for EgtbError {
                 write!(f, "{}: damaged table: {why}", path.display())
             }
             EgtbError::Missing { path } => write!(f, "{}: table missing", path.display()),
-            EgtbError::Unsupported(v) => write!(
+            EgtbError::Unsupported { variant, supported } => write!(
                 f,
-                "no endgame tables for variant '{v}' (tables exist for {})",
-                SUPPORTED.join(", ")
+                "no endgame tables for variant '{variant}' (tables exist for {})",
+                supported.join(", ")
             ),
             EgtbError::Invalid(why) => f.write_str(why),
         }
@@ -200,100 +203,12 @@ pub trait TableGame: Game {
     fn unmoves(p: &Placement, out: &mut Vec<Placement>);
 }
 
-/// The variants with tables, by registry name.
-pub const SUPPORTED: &[&str] = &[
-    "international",
-    "killer",
-    "antidraughts",
-    "breakthrough",
-    "dbc",
-    "dbc-killer",
-    "dbc-killer-light",
-    "dbc-halt",
-    "dbc-halt-2",
-    "constitutional",
-    "brazilian",
-    "russian",
-    "pool",
-    "english",
-    "italian",
-    "spanish",
-    "czech",
-    "turkish",
-];
-
 /// Something to do with a variant that has tables.
 pub trait TableVisitor {
     /// What the visit returns.
     type Output;
     /// Called with the variant's game type.
     fn visit<G: TableGame>(self) -> Self::Output;
-}
-
-/// Calls `visitor` with the game type of the variant called `name` (a registry name or
-/// alias), or says that it has no tables.
-pub fn dispatch<V: TableVisitor>(name: &str, visitor: V) -> Result<V::Output, EgtbError> {
-    use crate::diagonal::{rules as dr, Diagonal};
-    use crate::orthogonal::{rules as or, Orthogonal};
-    let entry =
-        crate::variants::lookup(name).map_err(|_| EgtbError::Unsupported(name.to_string()))?;
-    macro_rules! try_games {
-        ($($game:ty),*) => {$(
-            if entry.name == <$game as Game>::NAME {
-                return Ok(visitor.visit::<$game>());
-            }
-        )*};
-    }
-    try_games!(
-        Diagonal<dr::International>,
-        Diagonal<dr::Killer>,
-        Diagonal<dr::Antidraughts>,
-        Diagonal<dr::Breakthrough>,
-        Diagonal<dr::Dbc>,
-        Diagonal<dr::DbcKiller>,
-        Diagonal<dr::DbcKillerLight>,
-        Diagonal<dr::DbcHalt>,
-        Diagonal<dr::DbcHalt2>,
-        Diagonal<dr::Constitutional>,
-        Diagonal<dr::Brazilian>,
-        Diagonal<dr::Russian>,
-        Diagonal<dr::Pool>,
-        Diagonal<dr::English>,
-        Diagonal<dr::Italian>,
-        Diagonal<dr::Spanish>,
-        Diagonal<dr::Czech>,
-        Orthogonal<or::Turkish>
-    );
-    Err(EgtbError::Unsupported(entry.name.to_string()))
-}
-
-/// The tables of `G` in `dir` (the directory holding one subdirectory per variant) up to
-/// `max_pieces` pieces, for the search of a game type known only as [`Game`]: `Ok(None)` when
-/// the variant has no tables at all. Missing and damaged slices are listed in the set's
-/// [`TableSet::problems`]; the set serves the others.
-pub fn open_for<G: Game>(
-    dir: &Path,
-    max_pieces: u32,
-) -> Result<Option<Arc<dyn TableProbe<G>>>, EgtbError> {
-    struct Open<'a> {
-        dir: &'a Path,
-        max_pieces: u32,
-    }
-    impl TableVisitor for Open<'_> {
-        type Output = Result<Box<dyn Any>, EgtbError>;
-        fn visit<T: TableGame>(self) -> Self::Output {
-            let set = TableSet::<T>::open(self.dir, self.max_pieces)?;
-            let probe: Arc<dyn TableProbe<T>> = Arc::new(set);
-            Ok(Box::new(probe))
-        }
-    }
-    let opened = match dispatch(G::NAME, Open { dir, max_pieces }) {
-        Ok(result) => result?,
-        Err(EgtbError::Unsupported(_)) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    // The visit ran for the game named `G::NAME`, which is `G` itself.
-    Ok(opened.downcast::<Arc<dyn TableProbe<G>>>().ok().map(|b| *b))
 }
 
 /// The directory of a variant's tables under `dir`.

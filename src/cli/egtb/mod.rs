@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use polydam_engine::egtb::{
-    dispatch, slices, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
-};
+use polydam_engine::egtb::{slices, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl};
 use polydam_engine::game::{Duplicates, MoveStyle};
+use polydam_engine::variants::dispatch_tables;
 
 use super::setup::PositionArgs;
 use super::CliError;
@@ -565,14 +564,14 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
     match cmd {
         EgtbCommand::Build(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, BuildJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, BuildJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Probe(a) => {
-            dispatch(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Verify(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, VerifyJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, VerifyJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Suite(a) => {
             check_pieces(a.pieces)?;
@@ -583,7 +582,7 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
             }
             let mut totals = [0usize; 4];
             for v in &a.variant {
-                dispatch(
+                dispatch_tables(
                     v,
                     SuiteJob {
                         args: a,
@@ -602,7 +601,7 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
         }
         EgtbCommand::Bench(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, BenchJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, BenchJob { args: a, out }).map_err(e)?
         }
     }
 }
