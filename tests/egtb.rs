@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use polydam::forge::egtb::build::{build, BuildOptions};
+use polydam::forge::egtb::build::build;
+use polydam::forge::egtb::job::BuildOptions;
 use polydam::forge::egtb::verify::verify;
 use polydam_engine::diagonal::rules::{
     Breakthrough, Constitutional, Dbc, DbcKillerLight, English, International, Russian,
@@ -39,7 +40,7 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Builds `G`'s slices of up to `pieces` pieces (only those `only` leads to, if any) into
 /// `dir`, verifies them, and asserts that the verifier finds nothing wrong.
 fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
-    let quiet = |_: polydam::forge::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     let opts = BuildOptions {
         dir: dir.to_path_buf(),
         pieces,
@@ -330,8 +331,10 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
 /// slices it checks).
 #[test]
 fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
-    use polydam::forge::egtb::build::{load_full, needed, BuildEvent, Lookup};
+    use polydam::forge::egtb::build::{load_full, needed};
     use polydam::forge::egtb::cache;
+    use polydam::forge::egtb::held::Lookup;
+    use polydam::forge::egtb::job::BuildEvent;
     type G = Diagonal<English>;
     let dir = temp_dir("cache");
     build_and_verify::<G>(&dir, 3, &[]);
@@ -388,8 +391,9 @@ fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
 
 #[test]
 fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
-    use polydam::forge::egtb::build::{needed, pairs, BuildEvent, Checkpoints};
+    use polydam::forge::egtb::build::{needed, pairs};
     use polydam::forge::egtb::checkpoint;
+    use polydam::forge::egtb::job::{BuildEvent, Checkpoints};
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::Mutex;
     use std::time::Duration;
@@ -497,7 +501,7 @@ fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
 #[test]
 fn egtb_verify_resumes_from_its_ledger() {
     let dir = temp_dir("ledger");
-    let quiet = |_: polydam::forge::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     build_and_verify::<Diagonal<English>>(&dir, 3, &[]);
     let first = verify::<Diagonal<English>>(&dir, 3, &[], true, &quiet).expect("verifies");
     assert_eq!((first.resumed, first.inconsistencies), (0, 0));
@@ -519,7 +523,7 @@ fn egtb_verify_resumes_from_its_ledger() {
     );
     // A record whose checksum is not the file's, and a line that is not a record.
     let vdir = dir.join("english");
-    let ledger = vdir.join(polydam::forge::egtb::verify::LEDGER);
+    let ledger = vdir.join(polydam::forge::egtb::ledger::LEDGER);
     let text = std::fs::read_to_string(&ledger).expect("written");
     let line = text
         .lines()
@@ -555,8 +559,9 @@ fn egtb_verify_resumes_from_its_ledger() {
 /// is not used.
 #[test]
 fn egtb_verify_stopped_in_a_slice_resumes_after_its_last_segment() {
-    use polydam::forge::egtb::build::BuildEvent;
-    use polydam::forge::egtb::verify::{verify_in_segments, SliceCheck, LEDGER, PARTS};
+    use polydam::forge::egtb::job::BuildEvent;
+    use polydam::forge::egtb::ledger::{SliceCheck, LEDGER, PARTS};
+    use polydam::forge::egtb::verify::verify_in_segments;
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::Mutex;
     let target = Material::new(0, 3, 0, 1);
@@ -695,7 +700,7 @@ fn plant_in<G: TableGame>(vdir: &Path, m: Material, kind: Kind, plant: impl FnOn
 fn egtb_verify_finds_planted_errors() {
     type E = Diagonal<English>;
     let dir = temp_dir("planted");
-    let quiet = |_: polydam::forge::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     build_and_verify::<E>(&dir, 3, &[]);
     let vdir = dir.join("english");
     let m = Material::new(0, 2, 0, 1);
@@ -779,7 +784,7 @@ fn egtb_damaged_and_missing_tables_are_reported() {
     let gone = Intl::parse_position("W:WK2,K25:BK28").expect("parses");
     assert_eq!(set.value(&gone), None);
     // Verifying damaged tables fails with the file's name.
-    let quiet = |_: polydam::forge::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     let e =
         verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], false, &quiet).expect_err("damaged");
     assert!(e.to_string().contains("m0k"), "{e}");

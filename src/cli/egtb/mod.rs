@@ -11,7 +11,8 @@ use polydam_engine::variants::dispatch_tables;
 
 use super::setup::PositionArgs;
 use super::CliError;
-use crate::forge::egtb::build::{build, BuildEvent, BuildOptions, Checkpoints};
+use crate::forge::egtb::build::build;
+use crate::forge::egtb::job::{BuildEvent, BuildOptions, Checkpoints};
 use crate::forge::egtb::trial::{
     bench_probes, play_out, suite_positions, Played, Random, SuiteWants,
 };

@@ -9,8 +9,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use polydam_engine::egtb::{Material, TableGame};
 
 use crate::cli::CliError;
-use crate::forge::egtb::build::{plan, BuildEvent, SliceReport, Step};
-use crate::forge::egtb::verify::SliceCheck;
+use crate::forge::egtb::build::plan;
+use crate::forge::egtb::job::{BuildEvent, SliceReport, Step};
+use crate::forge::egtb::ledger::SliceCheck;
 
 /// The process's resident memory now and at its peak, in MiB (Linux; zeros elsewhere).
 pub(super) fn memory_mib() -> (f64, f64) {

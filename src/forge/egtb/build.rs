@@ -4,263 +4,21 @@
 //! ([`load_full`]), so that a stopped build resumes; what it costs in memory is estimated
 //! before it starts ([`plan`]).
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use polydam_engine::egtb::codec::{self, Header, Kind, TableBytes, BLOCK};
-use polydam_engine::egtb::index::{Material, MenCache, Placement, SliceIndex};
+use polydam_engine::egtb::index::{Material, MenCache, SliceIndex};
 use polydam_engine::egtb::{slice_path, slices, variant_dir, EgtbError, TableGame, Wdl};
 use polydam_engine::game::Duplicates;
 
 use super::cache::{self, CACHE_FROM};
 use super::checkpoint;
-use super::solve::solve;
+use super::held::{missing, pack, FirstError, Full, Lookup};
+use super::job::{BuildEvent, BuildOptions, SliceReport, Step};
+use super::solve::{solve, work_bytes};
 use crate::forge::par::for_each_chunk_mut;
-
-/// Win/draw/loss of every position of a slice, two bits each, for looking children up while
-/// building and verifying (positions with a capture included).
-#[derive(Debug)]
-pub struct Full {
-    /// The slice's index.
-    pub index: SliceIndex,
-    pub(super) words: Vec<u64>,
-}
-
-impl Full {
-    pub(super) fn zeroed(index: SliceIndex) -> Full {
-        Full {
-            index,
-            words: vec![0x5555_5555_5555_5555; index.size.div_ceil(32) as usize],
-        }
-    }
-
-    /// The value of index `i`.
-    #[inline]
-    pub fn get(&self, i: u64) -> Wdl {
-        Wdl::from_code((self.words[(i / 32) as usize] >> (2 * (i % 32))) as u8)
-    }
-
-    /// Bytes held.
-    pub fn bytes(&self) -> usize {
-        self.words.len() * 8
-    }
-}
-
-/// Writes `values` (codes 0..=2, one per position) into a block's words.
-pub(super) fn pack(words: &mut [u64], values: &[u8]) {
-    for (w, vals) in words.iter_mut().zip(values.chunks(32)) {
-        let mut x = 0u64;
-        for (k, &v) in vals.iter().enumerate() {
-            x |= ((v & 3) as u64) << (2 * k);
-        }
-        *w = x;
-    }
-}
-
-/// The solved slices that children are looked up in.
-pub struct Lookup<G: TableGame> {
-    slices: Vec<Option<Arc<Full>>>,
-    _game: std::marker::PhantomData<G>,
-}
-
-impl<G: TableGame> Default for Lookup<G> {
-    fn default() -> Self {
-        Lookup {
-            slices: vec![None; Material::IDS],
-            _game: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<G: TableGame> Lookup<G> {
-    /// Whether `m` is held.
-    pub fn has(&self, m: Material) -> bool {
-        self.slices[m.id()].is_some()
-    }
-
-    /// Adds a solved slice.
-    pub fn insert(&mut self, full: Arc<Full>) {
-        let id = full.index.material.id();
-        self.slices[id] = Some(full);
-    }
-
-    /// Forgets a slice.
-    pub fn remove(&mut self, m: Material) {
-        self.slices[m.id()] = None;
-    }
-
-    /// The materials held.
-    pub fn materials(&self) -> impl Iterator<Item = Material> + '_ {
-        self.slices.iter().flatten().map(|f| f.index.material)
-    }
-
-    /// The held slice of `m`.
-    pub fn get(&self, m: Material) -> Option<&Arc<Full>> {
-        self.slices[m.id()].as_ref()
-    }
-
-    /// Bytes held by every slice.
-    pub fn bytes(&self) -> usize {
-        self.slices.iter().flatten().map(|f| f.bytes()).sum()
-    }
-
-    /// The value of `p` for its side to move: a terminal result, or its slice's entry
-    /// (`None` when that slice is not held).
-    #[inline]
-    pub fn value(&self, p: &Placement) -> Option<Wdl> {
-        if let Some(o) = G::terminal(p) {
-            return Some(Wdl::of(o));
-        }
-        let full = self.slices[p.material().id()].as_ref()?;
-        Some(full.get(full.index.rank(G::board(), p)))
-    }
-
-    /// The best value of the children of `p` by `moves` (all of them leaving the slice, or
-    /// looked up anyway), from `p`'s side to move's view; `Err` names a slice not held.
-    pub fn best_of(&self, p: &Placement, moves: &[G::Move]) -> Result<Wdl, Material> {
-        let mut best = Wdl::Loss;
-        for mv in moves {
-            let child = G::child_of(p, mv);
-            let v = self.value(&child).ok_or_else(|| child.material())?.flip();
-            if v > best {
-                best = v;
-                if best == Wdl::Win {
-                    break;
-                }
-            }
-        }
-        Ok(best)
-    }
-}
-
-/// What a build reports as it goes.
-#[derive(Debug)]
-pub enum BuildEvent<'a> {
-    /// A slice (and its twin) is about to be solved.
-    Begin {
-        /// The slice, then its twin if it has one.
-        materials: &'a [Material],
-        /// Positions in all of them.
-        positions: u64,
-    },
-    /// Progress of the current step: `done` of `total` units.
-    Progress {
-        /// The step.
-        step: Step,
-        /// Units done.
-        done: u64,
-        /// Units in all.
-        total: u64,
-    },
-    /// A slice was solved and written.
-    Done(&'a SliceReport),
-    /// A slice's files were there already and are kept.
-    Kept(Material),
-    /// A slice was verified, or taken from the record of an earlier verification.
-    Checked(&'a super::verify::SliceCheck),
-    /// Something went wrong that costs time but not correctness (a cache file that cannot
-    /// serve or be written).
-    Warning(String),
-    /// A checkpoint of the pair being solved was written ([`checkpoint`]).
-    Checkpoint {
-        /// The slice, then its twin if it has one.
-        materials: &'a [Material],
-        /// The wave it resumes at.
-        wave: u32,
-        /// The file's bytes.
-        bytes: u64,
-        /// Seconds the writing took.
-        seconds: f64,
-    },
-    /// The pair being solved resumes from its checkpoint.
-    Resumed {
-        /// The slice, then its twin if it has one.
-        materials: &'a [Material],
-        /// The wave it resumes at.
-        wave: u32,
-        /// Seconds spent solving the pair up to the checkpoint, over every run.
-        seconds: f64,
-    },
-}
-
-/// A step of solving or loading a slice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// The first pass (positions).
-    Init,
-    /// The waves (wave number as `done`, no known total).
-    Waves,
-    /// Coding and writing the files (blocks).
-    Write,
-    /// Reading a kept slice back for looking up (positions).
-    Load,
-}
-
-/// The figures of one solved slice.
-#[derive(Clone, Debug)]
-pub struct SliceReport {
-    /// The slice.
-    pub material: Material,
-    /// Its positions (indices).
-    pub positions: u64,
-    /// Won, drawn and lost positions without a capture; don't-care positions.
-    pub counts: [u64; 4],
-    /// The longest distance to conversion.
-    pub max_dtc: u8,
-    /// Positions whose distance exceeded [`DTC_CAP`] (stored as the cap).
-    pub capped: u64,
-    /// Waves run for this slice and its twin.
-    pub waves: u32,
-    /// Seconds spent on this slice and its twin (both report the same); for a pair resumed
-    /// from a checkpoint, the seconds up to the checkpoint and this run's.
-    pub seconds: f64,
-    /// Bytes of working memory for the slice and its twin.
-    pub working_bytes: u64,
-    /// Bytes of solved slices held for looking up, this one included.
-    pub lookup_bytes: u64,
-    /// Size of the `.wdl` file.
-    pub wdl_bytes: u64,
-    /// Size of the `.dtc` file (0 without one).
-    pub dtc_bytes: u64,
-}
-
-/// What to build.
-pub struct BuildOptions<'a> {
-    /// The directory holding one subdirectory per variant.
-    pub dir: PathBuf,
-    /// The most pieces.
-    pub pieces: u32,
-    /// Whether to write distance-to-conversion files too.
-    pub dtc: bool,
-    /// Build only these slices and those they lead to (empty: every slice).
-    pub only: Vec<Material>,
-    /// Called with progress; must be cheap.
-    pub on_event: &'a (dyn Fn(BuildEvent<'_>) + Sync),
-    /// When large pairs are saved to resume from (`None`: never).
-    pub checkpoints: Option<Checkpoints>,
-}
-
-/// When a pair being solved is saved to resume from ([`checkpoint`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checkpoints {
-    /// Pairs of fewer positions are never saved.
-    pub from_positions: u64,
-    /// The least time from the start of a pair to its first checkpoint, and between two.
-    pub every: Duration,
-}
-
-impl Default for Checkpoints {
-    /// Pairs of 2^28 positions or more (a few minutes' work and up), every 20 minutes: the
-    /// largest six-piece pairs take 16 GB and a minute or two to write.
-    fn default() -> Self {
-        Checkpoints {
-            from_positions: 1 << 28,
-            every: Duration::from_secs(20 * 60),
-        }
-    }
-}
 
 /// Whether the slice's files are present with a valid header for this index (the checksum
 /// is checked when the file is read back).
@@ -385,11 +143,6 @@ pub struct BuildPlan {
     pub peak_bytes: u64,
 }
 
-/// The working bytes of a slice of `size` positions: a state byte each and three bit sets.
-pub(super) fn work_bytes(size: u64) -> u64 {
-    size + 3 * 8 * size.div_ceil(64)
-}
-
 /// The bytes of a slice's two-bit values ([`Full`]).
 fn full_bytes(size: u64) -> u64 {
     8 * size.div_ceil(32)
@@ -422,36 +175,6 @@ pub fn plan<G: TableGame>(pieces: u32, only: &[Material]) -> BuildPlan {
         held.extend(comp.iter().map(|&c| (c, full_bytes(size(c)))));
     }
     out
-}
-
-/// Records the first error of a parallel pass.
-pub(super) struct FirstError(Mutex<Option<EgtbError>>, AtomicBool);
-
-impl FirstError {
-    pub(super) fn new() -> Self {
-        FirstError(Mutex::new(None), AtomicBool::new(false))
-    }
-    pub(super) fn set(&self, e: EgtbError) {
-        self.1.store(true, Ordering::Relaxed);
-        if let Ok(mut slot) = self.0.lock() {
-            slot.get_or_insert(e);
-        }
-    }
-    pub(super) fn failed(&self) -> bool {
-        self.1.load(Ordering::Relaxed)
-    }
-    pub(super) fn take(self) -> Result<(), EgtbError> {
-        match self.0.into_inner() {
-            Ok(Some(e)) => Err(e),
-            _ => Ok(()),
-        }
-    }
-}
-
-pub(super) fn missing(vdir: &Path, m: Material) -> EgtbError {
-    EgtbError::Missing {
-        path: slice_path(vdir, m, Kind::Wdl),
-    }
 }
 
 /// Writes the cache of a large slice's full values (see [`cache`]); a failure is reported as a

@@ -5,7 +5,7 @@
 //! for looking children up decides every capture again from the smaller slices: for the
 //! six-piece 10x10 and Turkish sets that takes tens of minutes at every resume. The first time
 //! a large slice is solved or read back, its two-bit values (the same words that
-//! [`super::build::Full`] holds) are written to `cache/<slice>.full` in the variant's
+//! [`super::held::Full`] holds) are written to `cache/<slice>.full` in the variant's
 //! directory; later runs read them instead, when they belong to the same `.wdl` file.
 //!
 //! Layout, little-endian: the magic `PDTB-FUL`, the number of positions (u64), the checksum of

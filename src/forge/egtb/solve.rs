@@ -30,12 +30,10 @@ use polydam_engine::egtb::{slice_path, EgtbError, TableGame, Wdl};
 use polydam_engine::game::Duplicates;
 use polydam_engine::hint::prefetch;
 
-use super::build::{
-    missing, pack, work_bytes, BuildEvent, BuildOptions, Checkpoints, FirstError, Full, Lookup,
-    SliceReport, Step,
-};
 use super::cache;
 use super::checkpoint::{self, SliceState};
+use super::held::{missing, pack, FirstError, Full, Lookup};
+use super::job::{BuildEvent, BuildOptions, Checkpoints, SliceReport, Step};
 use crate::forge::par::{for_each_chunk_mut, for_each_index, map_indices};
 
 /// Position state: an index that is no position.
@@ -62,6 +60,11 @@ const CHUNK: usize = BLOCK;
 #[inline]
 fn is_undecided(s: u8) -> bool {
     (S_NOLOSS..S_WIN).contains(&s)
+}
+
+/// The working bytes of a slice of `size` positions: a state byte each and three bit sets.
+pub(super) fn work_bytes(size: u64) -> u64 {
+    size + 3 * 8 * size.div_ceil(64)
 }
 
 /// Per-slice working state.
