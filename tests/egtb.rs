@@ -8,22 +8,22 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use polydam::forge::egtb::build::build;
+use polydam::forge::egtb::job::BuildOptions;
+use polydam::forge::egtb::verify::verify;
 use polydam_engine::diagonal::rules::{
     Breakthrough, Constitutional, Dbc, DbcKillerLight, English, International, Russian,
 };
 use polydam_engine::diagonal::Diagonal;
-use polydam_engine::egtb::build::{build, BuildOptions};
 use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK};
 use polydam_engine::egtb::index::SliceIndex;
-use polydam_engine::egtb::verify::verify;
-use polydam_engine::egtb::{
-    open_for, EgtbError, Material, Placement, TableGame, TableProbe, TableSet, Wdl,
-};
+use polydam_engine::egtb::{EgtbError, Material, Placement, TableGame, TableProbe, TableSet, Wdl};
 use polydam_engine::game::{Duplicates, Game, Outcome, Side};
 use polydam_engine::orthogonal::rules::Turkish;
 use polydam_engine::orthogonal::Orthogonal;
 use polydam_engine::record::{DrawCounters, GameRecord};
 use polydam_engine::search::{Limits, SearchControl, Searcher};
+use polydam_engine::variants::open_tables;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -40,7 +40,7 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Builds `G`'s slices of up to `pieces` pieces (only those `only` leads to, if any) into
 /// `dir`, verifies them, and asserts that the verifier finds nothing wrong.
 fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
-    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     let opts = BuildOptions {
         dir: dir.to_path_buf(),
         pieces,
@@ -64,7 +64,7 @@ fn build_and_verify<G: TableGame>(dir: &Path, pieces: u32, only: &[Material]) {
 }
 
 fn tables<G: TableGame>(dir: &Path, pieces: u32) -> Arc<dyn TableProbe<G>> {
-    open_for::<G>(dir, pieces)
+    open_tables::<G>(dir, pieces)
         .unwrap_or_else(|e| panic!("{e}"))
         .expect("the variant has tables")
 }
@@ -331,8 +331,10 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
 /// slices it checks).
 #[test]
 fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
-    use polydam_engine::egtb::build::{load_full, needed, BuildEvent, Lookup};
-    use polydam_engine::egtb::cache;
+    use polydam::forge::egtb::build::{load_full, needed};
+    use polydam::forge::egtb::cache;
+    use polydam::forge::egtb::held::Lookup;
+    use polydam::forge::egtb::job::BuildEvent;
     type G = Diagonal<English>;
     let dir = temp_dir("cache");
     build_and_verify::<G>(&dir, 3, &[]);
@@ -389,8 +391,9 @@ fn egtb_load_reads_a_cache_only_of_the_same_wdl_file() {
 
 #[test]
 fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
-    use polydam_engine::egtb::build::{needed, pairs, BuildEvent, Checkpoints};
-    use polydam_engine::egtb::checkpoint;
+    use polydam::forge::egtb::build::{needed, pairs};
+    use polydam::forge::egtb::checkpoint;
+    use polydam::forge::egtb::job::{BuildEvent, Checkpoints};
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::Mutex;
     use std::time::Duration;
@@ -498,7 +501,7 @@ fn egtb_build_stopped_in_a_pair_resumes_from_its_checkpoint() {
 #[test]
 fn egtb_verify_resumes_from_its_ledger() {
     let dir = temp_dir("ledger");
-    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     build_and_verify::<Diagonal<English>>(&dir, 3, &[]);
     let first = verify::<Diagonal<English>>(&dir, 3, &[], true, &quiet).expect("verifies");
     assert_eq!((first.resumed, first.inconsistencies), (0, 0));
@@ -520,7 +523,7 @@ fn egtb_verify_resumes_from_its_ledger() {
     );
     // A record whose checksum is not the file's, and a line that is not a record.
     let vdir = dir.join("english");
-    let ledger = vdir.join(polydam_engine::egtb::verify::LEDGER);
+    let ledger = vdir.join(polydam::forge::egtb::ledger::LEDGER);
     let text = std::fs::read_to_string(&ledger).expect("written");
     let line = text
         .lines()
@@ -556,8 +559,9 @@ fn egtb_verify_resumes_from_its_ledger() {
 /// is not used.
 #[test]
 fn egtb_verify_stopped_in_a_slice_resumes_after_its_last_segment() {
-    use polydam_engine::egtb::build::BuildEvent;
-    use polydam_engine::egtb::verify::{verify_in_segments, SliceCheck, LEDGER, PARTS};
+    use polydam::forge::egtb::job::BuildEvent;
+    use polydam::forge::egtb::ledger::{SliceCheck, LEDGER, PARTS};
+    use polydam::forge::egtb::verify::verify_in_segments;
     use std::panic::{catch_unwind, AssertUnwindSafe};
     use std::sync::Mutex;
     let target = Material::new(0, 3, 0, 1);
@@ -696,7 +700,7 @@ fn plant_in<G: TableGame>(vdir: &Path, m: Material, kind: Kind, plant: impl FnOn
 fn egtb_verify_finds_planted_errors() {
     type E = Diagonal<English>;
     let dir = temp_dir("planted");
-    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     build_and_verify::<E>(&dir, 3, &[]);
     let vdir = dir.join("english");
     let m = Material::new(0, 2, 0, 1);
@@ -780,11 +784,11 @@ fn egtb_damaged_and_missing_tables_are_reported() {
     let gone = Intl::parse_position("W:WK2,K25:BK28").expect("parses");
     assert_eq!(set.value(&gone), None);
     // Verifying damaged tables fails with the file's name.
-    let quiet = |_: polydam_engine::egtb::build::BuildEvent<'_>| {};
+    let quiet = |_: polydam::forge::egtb::job::BuildEvent<'_>| {};
     let e =
         verify::<Intl>(&dir, 3, &[Material::new(0, 2, 0, 1)], false, &quiet).expect_err("damaged");
     assert!(e.to_string().contains("m0k"), "{e}");
-    let missing = open_for::<Intl>(&dir.join("nowhere"), 5).err();
+    let missing = open_tables::<Intl>(&dir.join("nowhere"), 5).err();
     assert!(
         matches!(missing, Some(EgtbError::Missing { .. })),
         "{missing:?}"
@@ -794,7 +798,7 @@ fn egtb_damaged_and_missing_tables_are_reported() {
         .unwrap_or_default()
         .contains("nowhere"));
     // A variant without tables.
-    let none = open_for::<polydam_engine::stacks::SeesawDraughts>(&dir, 5).expect("no error");
+    let none = open_tables::<polydam_engine::stacks::SeesawDraughts>(&dir, 5).expect("no error");
     assert!(none.is_none());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,7 +3,7 @@
 /// Asks the processor to start loading the cache line of `x` (only a hint: nothing is read and
 /// nothing can fault).
 #[inline(always)]
-pub(crate) fn prefetch<T>(x: &T) {
+pub fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching reads nothing and faults on nothing; `x` is a live reference.
     unsafe {

@@ -18,7 +18,7 @@ pub mod diagonal;
 pub mod egtb;
 pub mod game;
 pub mod hex;
-mod hint;
+pub mod hint;
 pub mod learn;
 pub mod orthogonal;
 mod par;

@@ -3,14 +3,20 @@
 //! A row holds every per-variant fact that is not a rule (name, aliases, family, one-line
 //! description, PDN tags, pydraughts numbering) and the game type that carries the hot rules.
 //! [`dispatch`] turns a name into a call of a generic function on the fully monomorphised
-//! game, once (at `init`, or when a command starts).
+//! game, once (at `init`, or when a command starts); [`dispatch_tables`] does the same for the
+//! variants whose rows say they have endgame tables, and [`open_tables`] opens them for a game
+//! type known only as [`Game`].
 //!
 //! Each variant's name is written once, beside its rule sheet ([`Game::NAME`], set by the
 //! family's sheet macro); the row reads it from the game type it names.
 
+use std::any::Any;
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::diagonal::{rules as dr, Diagonal};
+use crate::egtb::{EgtbError, TableGame, TableProbe, TableSet, TableVisitor};
 use crate::game::{DrawRules, Game};
 use crate::learn::features::{Features, FeaturesVisitor};
 use crate::learn::source::{self, WeightsError, WeightsSource};
@@ -137,6 +143,16 @@ pub enum PydraughtsNumbering {
     Turned,
 }
 
+/// Whether a variant has endgame tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableSupport {
+    /// Its game implements [`TableGame`]: `polydam egtb` builds its tables, the search probes
+    /// them.
+    Tables,
+    /// No tables.
+    NoTables,
+}
+
 /// One registry row.
 #[derive(Clone, Copy)]
 pub struct VariantEntry {
@@ -154,6 +170,8 @@ pub struct VariantEntry {
     pub pdn_result: PdnResultStyle,
     /// How pydraughts numbers the squares.
     pub pydraughts: PydraughtsNumbering,
+    /// Whether it has endgame tables.
+    pub tables: TableSupport,
     /// The start position as the family's FEN.
     pub start_fen: fn() -> String,
     /// The draw rules.
@@ -205,7 +223,7 @@ fn start_fen_of<G: Game>() -> String {
 
 macro_rules! registry {
     ($( $game:ty => $family:ident, [$($alias:literal),*], $pdn:expr, $result:ident,
-        $pydraughts:ident, $desc:literal; )*) => {
+        $pydraughts:ident, $tables:ident, $desc:literal; )*) => {
         /// Every registered variant, in the order `polydam variants` prints them.
         pub static VARIANTS: &[VariantEntry] = &[
             $( VariantEntry {
@@ -216,6 +234,7 @@ macro_rules! registry {
                 pdn_game_type: $pdn,
                 pdn_result: PdnResultStyle::$result,
                 pydraughts: PydraughtsNumbering::$pydraughts,
+                tables: TableSupport::$tables,
                 start_fen: start_fen_of::<$game>,
                 draw_rules: <$game as Game>::draw_rules,
                 weights_name: <$game as Features>::weights_name,
@@ -245,121 +264,146 @@ macro_rules! registry {
             } )*
             Err(UnknownVariant(name.to_string()))
         }
+
+        /// Calls `visitor` with the game type of the variant called `name` (or an alias), or
+        /// says that it has no endgame tables (only the rows marked `Tables` are tried: their
+        /// games implement [`TableGame`], or the registry does not compile).
+        pub fn dispatch_tables<V: TableVisitor>(
+            name: &str,
+            visitor: V,
+        ) -> Result<V::Output, EgtbError> {
+            let entry = lookup(name).map_err(|_| no_tables(name))?;
+            $( table_arm!($tables, entry, visitor, $game); )*
+            Err(no_tables(entry.name))
+        }
     };
 }
 
+/// One row's arm of [`dispatch_tables`]: the visit of its game when the row has tables,
+/// nothing when it has none.
+macro_rules! table_arm {
+    (Tables, $entry:ident, $visitor:ident, $game:ty) => {
+        if $entry.name == <$game as Game>::NAME {
+            return Ok($visitor.visit::<$game>());
+        }
+    };
+    (NoTables, $entry:ident, $visitor:ident, $game:ty) => {};
+}
+
 // One row per variant: game type => family, [aliases], PDN GameType, PDN result style,
-// pydraughts numbering, description.
+// pydraughts numbering, endgame tables (`Tables`: the game implements `TableGame`, or
+// `NoTables`), description.
 registry! {
-    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts, Card,
-        "International draughts (FMJD), 10x10, flying kings, majority capture";
-    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::International> => Diagonal, ["normal", "standard"], game_type(20), Draughts,
+        Card, Tables, "International draughts (FMJD), 10x10, flying kings, majority capture";
+    Diagonal<dr::Killer> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "Killer draughts: International, a king landing right behind a last-captured king";
-    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts, RankFlip,
+    Diagonal<dr::Brazilian> => Diagonal, [], game_type(26), Draughts, RankFlip, Tables,
         "Brazilian draughts: International rules on 8x8";
-    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts, RankFlip,
+    Diagonal<dr::Russian> => Diagonal, [], game_type(25), Draughts, RankFlip, Tables,
         "Russian draughts (shashki), 8x8, free capture choice, crown and continue";
-    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers, Card,
+    Diagonal<dr::Pool> => Diagonal, [], game_type(23), Checkers, Card, Tables,
         "Pool checkers, 8x8, flying kings, free capture choice, Black moves first";
-    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers, Turned,
+    Diagonal<dr::English> => Diagonal, ["american", "checkers"], game_type(21), Checkers,
+        Turned, Tables,
         "English draughts / American checkers, 8x8, short kings, men capture forward";
-    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts, Card,
+    Diagonal<dr::Italian> => Diagonal, [], game_type(22), Draughts, Card, Tables,
         "Italian draughts, 8x8, men may not capture kings, Italian capture precedence";
-    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts, Card,
+    Diagonal<dr::Spanish> => Diagonal, [], game_type(24), Draughts, Card, Tables,
         "Spanish draughts, 8x8, flying kings, most pieces then most kings";
-    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts, Card,
+    Diagonal<dr::Czech> => Diagonal, [], game_type(29), Draughts, Card, Tables,
         "Czech draughts, 8x8, flying kings, king captures first";
-    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts, Card,
+    Diagonal<dr::Antidraughts> => Diagonal, ["losing"], UNLISTED, Draughts, Card, Tables,
         "Antidraughts: International moves, lose all your pieces or moves to win";
-    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts, Card,
+    Diagonal<dr::Breakthrough> => Diagonal, ["bt"], UNLISTED, Draughts, Card, Tables,
         "Breakthrough: International moves, the first king wins";
-    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::Dbc> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "Deferred backward capture (Winther): a man's first jump may not be backward";
-    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::DbcKiller> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "dbc with the Killer halt behind a last-captured king";
-    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::DbcKillerLight> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "dbc with the sequential killer halt (two or more pieces, last a king)";
-    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::DbcHalt> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "dbc with the sequential halt rule (two or more pieces)";
-    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::DbcHalt2> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "dbc with the halt when the last two captured pieces are kings";
-    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts, Card,
+    Diagonal<dr::Constitutional> => Diagonal, [], UNLISTED, Draughts, Card, Tables,
         "Constitutional draughts (Zapala): no king slide past a threatened square";
-    Diagonal<dr::Canadian> => Diagonal, [], game_type(27), Draughts, Card,
+    Diagonal<dr::Canadian> => Diagonal, [], game_type(27), Draughts, Card, NoTables,
         "Canadian draughts: International rules on 12x12, 30 men each";
-    Diagonal<dr::SriLankan> => Diagonal, ["sri-lankan"], SRILANKAN_GAME_TYPE, Draughts, Card,
-        "Sri Lankan draughts: Canadian's rules on the 12x12 board with a light a1";
-    Diagonal<dr::Frisian> => Diagonal, [], game_type(40), Draughts, Card,
+    Diagonal<dr::SriLankan> => Diagonal, ["sri-lankan"], SRILANKAN_GAME_TYPE, Draughts,
+        Card, NoTables, "Sri Lankan draughts: Canadian's rules on the 12x12 board with a light a1";
+    Diagonal<dr::Frisian> => Diagonal, [], game_type(40), Draughts, Card, NoTables,
         "Frisian draughts: orthogonal captures too, the value rule, three quiet king moves";
-    Diagonal<dr::Frysk> => Diagonal, ["frysk!"], FRISIAN_FROM_POSITION, Draughts, Card,
+    Diagonal<dr::Frysk> => Diagonal, ["frysk!"], FRISIAN_FROM_POSITION, Draughts, Card, NoTables,
         "Frysk!: Frisian draughts from five men each on the first row";
-    Diagonal<dr::Thai> => Diagonal, [], THAI_GAME_TYPE, Draughts, Card,
+    Diagonal<dr::Thai> => Diagonal, [], THAI_GAME_TYPE, Draughts, Card, NoTables,
         "Thai draughts (Mak-hot), 8x8, 8 men each, kings land right behind, no precedence";
-    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts, Card,
+    Orthogonal<or::Turkish> => Orthogonal, [], game_type(30), Draughts, Card, Tables,
         "Turkish draughts (Dama), 8x8 orthogonal, flying kings, immediate removal, majority";
-    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::TurkishModified> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Modified Turkish: men start bottommost and may leap a friendly line from rank 1";
-    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Armenian> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Armenian (Tama): Turkish, men also step and kings also move diagonally";
-    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Armenian2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Armenian II: Turkish, men capture backward but not as the first jump";
-    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Armenian3> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Armenian III: Armenian with promotion during the capture (crown and continue)";
-    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Gothic> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Gothic (Altdeutsche Dame): men step diagonally forward, one-step kings, crown and stop";
-    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::GothicModified> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Modified Gothic: Gothic plus the first-rank line leap";
-    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::GothicModified2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Modified Gothic II: Modified Gothic without the majority rule";
-    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Adigha> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Adigha: Turkish with removal at the end and crown and continue";
-    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Croda> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Croda: 24 men each, men capture orthogonally all round, removal at the end";
-    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::ModernGothic> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Modern Gothic: 24 men each, diagonal steps, orthogonal captures, line leap";
-    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::ModernGothic2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Modern Gothic II: Modern Gothic with 16 men each";
-    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Teutonic> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Teutonic: 24 men each, men capture in the five non-retreating directions";
-    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Teutonic2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Teutonic II: Teutonic with 16 men each";
-    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek (Ntama): Turkish, the king halts right behind every captured piece";
-    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek II: halting king, no majority rule";
-    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek3> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek III: Turkish without the majority rule";
-    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek4> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek IV: Turkish, a man crowned on the last rank captures on as a king";
-    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek5> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek V: Greek IV without the majority rule";
-    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek6> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek VI: halting king, crown and continue";
-    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Greek7> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Greek VII: halting king, crown and continue, no majority rule";
-    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Universal> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Universal: 24 men each, capture in all eight directions, removal at the end";
-    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Dameo> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Dameo (Freeling): 18 men each, line moves, orthogonal captures, queen-moving kings";
-    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Turkthic> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Turkthic: men step and capture five ways, halting eight-way flying kings";
-    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Turkthic2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Turkthic II: Turkthic with one-step kings";
-    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Keny> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Ossetian Keny: Turkish, kings may turn 180 degrees, crown and continue";
-    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Keny2> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Ossetian Keny II: Turkish, kings may turn 180 degrees";
-    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Harzdame> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Harzdame (Rosenau): 21 men each from opposite corners, own promotion zones";
-    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Bahrain> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Bahrain: Turkish plus the threatened-man rule";
-    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts, Card,
+    Orthogonal<or::Bosnian> => Orthogonal, [], UNLISTED, Draughts, Card, NoTables,
         "Bosnian: Turkish, men also capture backward";
-    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts, Card,
+    crate::stacks::SeesawDraughts => Stacks, [], UNLISTED, Draughts, Card, NoTables,
         "Seesaw Draughts: 8x8 stacks, size sets direction (parity) and capture range";
-    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts, Card,
+    crate::hex::Hex<crate::hex::Side4> => Hex, [], UNLISTED, Draughts, Card, NoTables,
         "Seesaw on a hexhex board of side 4: tiles, deploys, multi-step stacks";
-    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts, Card,
+    crate::hex::Hex<crate::hex::Side5> => Hex, [], UNLISTED, Draughts, Card, NoTables,
         "Seesaw on a hexhex board of side 5";
 }
 
@@ -406,6 +450,52 @@ pub fn names() -> Vec<&'static str> {
     VARIANTS.iter().map(|v| v.name).collect()
 }
 
+/// The canonical names of the variants with endgame tables, in registry order.
+pub fn table_names() -> Vec<&'static str> {
+    VARIANTS
+        .iter()
+        .filter(|v| v.tables == TableSupport::Tables)
+        .map(|v| v.name)
+        .collect()
+}
+
+/// The error for `name`, a variant without endgame tables (or no variant at all).
+fn no_tables(name: &str) -> EgtbError {
+    EgtbError::Unsupported {
+        variant: name.to_string(),
+        supported: table_names(),
+    }
+}
+
+/// The tables of `G` in `dir` (the directory holding one subdirectory per variant) up to
+/// `max_pieces` pieces, for the search of a game type known only as [`Game`]: `Ok(None)` when
+/// the variant has no tables at all. Missing and damaged slices are listed in the set's
+/// [`TableSet::problems`]; the set serves the others.
+pub fn open_tables<G: Game>(
+    dir: &Path,
+    max_pieces: u32,
+) -> Result<Option<Arc<dyn TableProbe<G>>>, EgtbError> {
+    struct Open<'a> {
+        dir: &'a Path,
+        max_pieces: u32,
+    }
+    impl TableVisitor for Open<'_> {
+        type Output = Result<Box<dyn Any>, EgtbError>;
+        fn visit<T: TableGame>(self) -> Self::Output {
+            let set = TableSet::<T>::open(self.dir, self.max_pieces)?;
+            let probe: Arc<dyn TableProbe<T>> = Arc::new(set);
+            Ok(Box::new(probe))
+        }
+    }
+    let opened = match dispatch_tables(G::NAME, Open { dir, max_pieces }) {
+        Ok(result) => result?,
+        Err(EgtbError::Unsupported { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    // The visit ran for the game named `G::NAME`, which is `G` itself.
+    Ok(opened.downcast::<Arc<dyn TableProbe<G>>>().ok().map(|b| *b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,13 +509,6 @@ mod tests {
 
     #[test]
     fn every_row_has_every_fact() {
-        struct Name;
-        impl GameVisitor for Name {
-            type Output = &'static str;
-            fn visit<G: Game>(self) -> &'static str {
-                G::NAME
-            }
-        }
         let mut seen_names: Vec<&str> = Vec::new();
         let mut seen_game_types: Vec<(u8, &str)> = Vec::new();
         for v in VARIANTS {
@@ -452,6 +535,19 @@ mod tests {
                     );
                 }
                 assert_eq!(dispatch(n, Name), Ok(name));
+                // Tables: a row that has them dispatches to its game's tables, one without
+                // says so and lists the rows that have them.
+                match (v.tables, dispatch_tables(n, Name)) {
+                    (TableSupport::Tables, Ok(found)) => assert_eq!(found, name),
+                    (
+                        TableSupport::NoTables,
+                        Err(EgtbError::Unsupported { variant, supported }),
+                    ) => {
+                        assert_eq!(variant, name);
+                        assert_eq!(supported, table_names());
+                    }
+                    (t, r) => panic!("{name}: {t:?} but {r:?}"),
+                }
             }
             // Description: one non-empty line.
             let d = v.description;
@@ -528,6 +624,41 @@ mod tests {
                 VARIANTS.iter().any(|v| (v.weights_name)() == Some(*w)),
                 "shipped weights '{w}' are no variant's"
             );
+        }
+    }
+
+    #[test]
+    fn tables_are_listed_in_registry_order() {
+        assert_eq!(table_names().len(), 18);
+        assert_eq!(table_names()[..3], ["international", "killer", "brazilian"]);
+        assert!(matches!(
+            dispatch_tables("seesaw", Name),
+            Err(EgtbError::Unsupported { .. })
+        ));
+        let unknown = dispatch_tables("no-such-game", Name).map(drop);
+        assert_eq!(
+            unknown.map_err(|e| e.to_string()),
+            Err(format!(
+                "no endgame tables for variant 'no-such-game' (tables exist for {})",
+                table_names().join(", ")
+            ))
+        );
+    }
+
+    /// The name of the game a dispatch calls.
+    struct Name;
+
+    impl GameVisitor for Name {
+        type Output = &'static str;
+        fn visit<G: Game>(self) -> &'static str {
+            G::NAME
+        }
+    }
+
+    impl TableVisitor for Name {
+        type Output = &'static str;
+        fn visit<G: TableGame>(self) -> &'static str {
+            G::NAME
         }
     }
 

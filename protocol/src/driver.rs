@@ -434,7 +434,7 @@ impl<G: Game> Engine for GameEngine<G> {
         let mut notes = Vec::new();
         let tables = match dir {
             None => None,
-            Some(dir) => match polydam_engine::egtb::open_for::<G>(dir, max_pieces) {
+            Some(dir) => match polydam_engine::variants::open_tables::<G>(dir, max_pieces) {
                 Ok(Some(t)) => {
                     notes.extend(t.problems().iter().map(|p| format!("endgame tables: {p}")));
                     Some(t)

@@ -68,7 +68,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         }
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         if let Some(dir) = &o.egtb_dir {
-            match polydam_engine::egtb::open_for::<G>(dir, o.bb_size) {
+            match polydam_engine::variants::open_tables::<G>(dir, o.bb_size) {
                 Ok(Some(t)) => {
                     for p in t.problems() {
                         eprintln!("polydam: warning: endgame tables: {p}");

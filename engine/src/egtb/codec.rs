@@ -44,7 +44,7 @@ pub const BLOCK: usize = 4096;
 pub const DTC_CAP: u8 = 80;
 
 /// The value of a position the coder may choose freely.
-pub(crate) const DONT_CARE: u8 = 3;
+pub const DONT_CARE: u8 = 3;
 
 /// The run lengths a `.wdl` run token can say, shortest first.
 pub const RUN_LENGTHS: [u16; 58] = [

@@ -3,32 +3,27 @@
 //!
 //! - [`index`]: the perfect index of a material slice (men by their squares, then kings
 //!   among the free squares), always from the side to move's view.
-//! - [`build`]: the retrograde solver (one slice and its colour-reversed twin at a time, the
-//!   counts of undecided moves in one byte per position, waves of newly decided positions
-//!   in bit sets, parallel over chunks).
 //! - [`codec`]: the file format (a run-length code over win/draw/loss in blocks of 4096
 //!   positions with an offset table, so that one probe decodes a few hundred bytes at most),
 //!   and the distance-to-conversion files.
+//! - [`sidefile`]: files written and read through a trailing checksum.
 //! - [`probe`]: the loaded tables and what the search asks of them.
-//! - [`verify`]: the retrograde invariant re-derived for every stored position.
+//!
+//! The tables are built and verified by the program's workshop (`polydam::forge::egtb`), which
+//! writes the formats read here.
 //!
 //! A family takes part by implementing [`TableGame`] (the diagonal family in
-//! `diagonal/retro.rs`, Turkish in `orthogonal/retro.rs`); [`dispatch`] lists the variants that
-//! have tables. The format and the measurements are in `docs/egtb.md`.
+//! `diagonal/retro.rs`, Turkish in `orthogonal/retro.rs`); the registry
+//! (`crate::variants::dispatch_tables`) lists the variants that have tables. The format and the
+//! measurements are in `docs/egtb.md`.
 
-pub mod build;
-pub mod cache;
-pub mod checkpoint;
 pub mod codec;
 pub mod index;
 pub mod probe;
 pub mod sidefile;
-pub mod verify;
 
-use std::any::Any;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::game::{Game, Outcome};
 pub use index::{Board, Material, Placement, SliceIndex};
@@ -69,7 +64,7 @@ impl Wdl {
 
     /// From the two low bits of a stored code (3 reads as a draw: never stored).
     #[inline]
-    pub(crate) fn from_code(c: u8) -> Wdl {
+    pub fn from_code(c: u8) -> Wdl {
         match c & 3 {
             0 => Wdl::Loss,
             2 => Wdl::Win,
@@ -117,7 +112,12 @@ pub enum EgtbError {
         path: PathBuf,
     },
     /// A variant that has no endgame tables.
-    Unsupported(String),
+    Unsupported {
+        /// The name asked for.
+        variant: String,
+        /// The variants that have tables, by registry name (the registry lists them).
+        supported: Vec<&'static str>,
+    },
     /// A request the tables cannot serve (too many pieces, a position they do not cover).
     Invalid(String),
 }
@@ -130,10 +130,10 @@ impl fmt::Display for EgtbError {
                 write!(f, "{}: damaged table: {why}", path.display())
             }
             EgtbError::Missing { path } => write!(f, "{}: table missing", path.display()),
-            EgtbError::Unsupported(v) => write!(
+            EgtbError::Unsupported { variant, supported } => write!(
                 f,
-                "no endgame tables for variant '{v}' (tables exist for {})",
-                SUPPORTED.join(", ")
+                "no endgame tables for variant '{variant}' (tables exist for {})",
+                supported.join(", ")
             ),
             EgtbError::Invalid(why) => f.write_str(why),
         }
@@ -144,7 +144,7 @@ impl std::error::Error for EgtbError {}
 
 impl EgtbError {
     /// An I/O error on `path`.
-    pub(crate) fn io(path: &Path, e: std::io::Error) -> EgtbError {
+    pub fn io(path: &Path, e: std::io::Error) -> EgtbError {
         EgtbError::Io {
             path: path.to_path_buf(),
             error: e.to_string(),
@@ -152,7 +152,7 @@ impl EgtbError {
     }
 
     /// A damaged file.
-    pub(crate) fn damaged(path: &Path, why: impl Into<String>) -> EgtbError {
+    pub fn damaged(path: &Path, why: impl Into<String>) -> EgtbError {
         EgtbError::Damaged {
             path: path.to_path_buf(),
             why: why.into(),
@@ -203,28 +203,6 @@ pub trait TableGame: Game {
     fn unmoves(p: &Placement, out: &mut Vec<Placement>);
 }
 
-/// The variants with tables, by registry name.
-pub const SUPPORTED: &[&str] = &[
-    "international",
-    "killer",
-    "antidraughts",
-    "breakthrough",
-    "dbc",
-    "dbc-killer",
-    "dbc-killer-light",
-    "dbc-halt",
-    "dbc-halt-2",
-    "constitutional",
-    "brazilian",
-    "russian",
-    "pool",
-    "english",
-    "italian",
-    "spanish",
-    "czech",
-    "turkish",
-];
-
 /// Something to do with a variant that has tables.
 pub trait TableVisitor {
     /// What the visit returns.
@@ -233,75 +211,14 @@ pub trait TableVisitor {
     fn visit<G: TableGame>(self) -> Self::Output;
 }
 
-/// Calls `visitor` with the game type of the variant called `name` (a registry name or
-/// alias), or says that it has no tables.
-pub fn dispatch<V: TableVisitor>(name: &str, visitor: V) -> Result<V::Output, EgtbError> {
-    use crate::diagonal::{rules as dr, Diagonal};
-    use crate::orthogonal::{rules as or, Orthogonal};
-    let entry =
-        crate::variants::lookup(name).map_err(|_| EgtbError::Unsupported(name.to_string()))?;
-    macro_rules! try_games {
-        ($($game:ty),*) => {$(
-            if entry.name == <$game as Game>::NAME {
-                return Ok(visitor.visit::<$game>());
-            }
-        )*};
-    }
-    try_games!(
-        Diagonal<dr::International>,
-        Diagonal<dr::Killer>,
-        Diagonal<dr::Antidraughts>,
-        Diagonal<dr::Breakthrough>,
-        Diagonal<dr::Dbc>,
-        Diagonal<dr::DbcKiller>,
-        Diagonal<dr::DbcKillerLight>,
-        Diagonal<dr::DbcHalt>,
-        Diagonal<dr::DbcHalt2>,
-        Diagonal<dr::Constitutional>,
-        Diagonal<dr::Brazilian>,
-        Diagonal<dr::Russian>,
-        Diagonal<dr::Pool>,
-        Diagonal<dr::English>,
-        Diagonal<dr::Italian>,
-        Diagonal<dr::Spanish>,
-        Diagonal<dr::Czech>,
-        Orthogonal<or::Turkish>
-    );
-    Err(EgtbError::Unsupported(entry.name.to_string()))
-}
-
-/// The tables of `G` in `dir` (the directory holding one subdirectory per variant) up to
-/// `max_pieces` pieces, for the search of a game type known only as [`Game`]: `Ok(None)` when
-/// the variant has no tables at all. Missing and damaged slices are listed in the set's
-/// [`TableSet::problems`]; the set serves the others.
-pub fn open_for<G: Game>(
-    dir: &Path,
-    max_pieces: u32,
-) -> Result<Option<Arc<dyn TableProbe<G>>>, EgtbError> {
-    struct Open<'a> {
-        dir: &'a Path,
-        max_pieces: u32,
-    }
-    impl TableVisitor for Open<'_> {
-        type Output = Result<Box<dyn Any>, EgtbError>;
-        fn visit<T: TableGame>(self) -> Self::Output {
-            let set = TableSet::<T>::open(self.dir, self.max_pieces)?;
-            let probe: Arc<dyn TableProbe<T>> = Arc::new(set);
-            Ok(Box::new(probe))
-        }
-    }
-    let opened = match dispatch(G::NAME, Open { dir, max_pieces }) {
-        Ok(result) => result?,
-        Err(EgtbError::Unsupported(_)) => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    // The visit ran for the game named `G::NAME`, which is `G` itself.
-    Ok(opened.downcast::<Arc<dyn TableProbe<G>>>().ok().map(|b| *b))
-}
-
 /// The directory of a variant's tables under `dir`.
 pub fn variant_dir(dir: &Path, variant: &str) -> PathBuf {
     dir.join(variant)
+}
+
+/// The path of a slice's file of kind `kind` in the variant directory `vdir`.
+pub fn slice_path(vdir: &Path, m: Material, kind: codec::Kind) -> PathBuf {
+    vdir.join(format!("{}.{}", m.name(), kind.extension()))
 }
 
 /// Every material of at most `pieces` pieces that the variant has, in build order: fewer

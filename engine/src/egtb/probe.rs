@@ -25,11 +25,10 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::build::slice_path;
 use super::codec::{self, Header, Kind, TableBytes, BLOCK};
 use super::index::{Material, Placement, SliceIndex};
 use super::sidefile::{self, SumReader};
-use super::{slices, variant_dir, EgtbError, TableGame, Wdl};
+use super::{slice_path, slices, variant_dir, EgtbError, TableGame, Wdl};
 use crate::game::{Duplicates, Game};
 use crate::record::DrawCounters;
 use crate::score::{Score, MAX_PLY};

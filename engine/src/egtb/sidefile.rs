@@ -1,5 +1,5 @@
 //! Checked files: the tables ([`super::codec::write_file`]) and the files kept beside them to
-//! save time ([`super::cache`]'s resolved values, [`super::checkpoint`]'s solver states) are
+//! save time (the table builder's resolved values and solver states, in the program's forge) are
 //! written through a temporary file with a trailing checksum; the side files are read back
 //! through the same checksum and refused when their length is not the one expected (the
 //! `.dtc` files a probe keeps open are checked through it too).

@@ -5,21 +5,21 @@
 //! for looking children up decides every capture again from the smaller slices: for the
 //! six-piece 10x10 and Turkish sets that takes tens of minutes at every resume. The first time
 //! a large slice is solved or read back, its two-bit values (the same words that
-//! [`super::build::Full`] holds) are written to `cache/<slice>.full` in the variant's
+//! [`super::held::Full`] holds) are written to `cache/<slice>.full` in the variant's
 //! directory; later runs read them instead, when they belong to the same `.wdl` file.
 //!
 //! Layout, little-endian: the magic `PDTB-FUL`, the number of positions (u64), the checksum of
 //! the `.wdl` file the values belong to (u64), the words (u64 each, 32 positions a word), and
-//! a checksum of everything before it (u64, [`super::codec::checksum`]). The files are only a
+//! a checksum of everything before it (u64, [`polydam_engine::egtb::codec::checksum`]). The files are only a
 //! shortcut: deleting the `cache` directory loses nothing but time.
 
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::index::Material;
-use super::sidefile;
-use super::EgtbError;
+use polydam_engine::egtb::index::Material;
+use polydam_engine::egtb::sidefile;
+use polydam_engine::egtb::EgtbError;
 
 /// Slices of at least this many positions get a cache file; smaller ones are read back from
 /// their `.wdl` files quickly enough.

@@ -2,21 +2,24 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use polydam_engine::egtb::build::{
-    build, plan, BuildEvent, BuildOptions, Checkpoints, SliceReport, Step,
-};
-use polydam_engine::egtb::verify::{verify, SliceCheck};
-use polydam_engine::egtb::{
-    dispatch, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl,
-};
+use polydam_engine::egtb::{slices, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl};
 use polydam_engine::game::{Duplicates, MoveStyle};
+use polydam_engine::variants::dispatch_tables;
 
 use super::setup::PositionArgs;
 use super::CliError;
+use crate::forge::egtb::build::build;
+use crate::forge::egtb::job::{BuildEvent, BuildOptions, Checkpoints};
+use crate::forge::egtb::trial::{
+    bench_probes, play_out, suite_positions, Played, Random, SuiteWants,
+};
+use crate::forge::egtb::verify::verify;
+use show::{build_event, check_line, memory_mib, mib, print_plan, stream_lines, Bars};
+
+mod show;
 
 /// The most pieces a build accepts (the solver counts quiet moves in a byte).
 pub const MAX_PIECES: u32 = 7;
@@ -210,134 +213,6 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
         .map_err(|e| CliError(format!("cannot start worker threads: {e}")))
 }
 
-/// The process's resident memory now and at its peak, in MiB (Linux; zeros elsewhere).
-pub fn memory_mib() -> (f64, f64) {
-    let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        text.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<f64>().ok())
-            .map_or(0.0, |kib| kib / 1024.0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// Memory the system can still give (`MemAvailable`, Linux; `None` elsewhere).
-fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-fn mib(bytes: u64) -> f64 {
-    bytes as f64 / (1u64 << 20) as f64
-}
-
-/// One line per solved slice.
-pub fn report_line(r: &SliceReport) -> String {
-    let (rss, peak) = memory_mib();
-    let [w, d, l, dc] = r.counts;
-    format!(
-        "{}: {} positions, win {w} draw {d} loss {l} (don't-care {dc}), max dtc {}{}, \
-         {} waves, {:.2} s, working {:.1} MiB, tables held {:.1} MiB, rss {rss:.0} MiB \
-         (peak {peak:.0}), .wdl {:.1} KiB, .dtc {:.1} KiB",
-        r.material,
-        r.positions,
-        r.max_dtc,
-        if r.capped > 0 {
-            format!(" ({} capped)", r.capped)
-        } else {
-            String::new()
-        },
-        r.waves,
-        r.seconds,
-        mib(r.working_bytes),
-        mib(r.lookup_bytes),
-        r.wdl_bytes as f64 / 1024.0,
-        r.dtc_bytes as f64 / 1024.0
-    )
-}
-
-/// A progress bar on stderr for the current slice, switched at each event.
-struct Bars {
-    quiet: bool,
-    bar: Mutex<Option<(ProgressBar, Step)>>,
-}
-
-impl Bars {
-    fn new(quiet: bool) -> Bars {
-        use std::io::IsTerminal;
-        Bars {
-            quiet: quiet || !std::io::stderr().is_terminal(),
-            bar: Mutex::new(None),
-        }
-    }
-
-    /// Removes the bar, if any.
-    fn clear(&self) {
-        if let Ok(mut slot) = self.bar.lock() {
-            if let Some((b, _)) = slot.take() {
-                b.finish_and_clear();
-            }
-        }
-    }
-
-    fn event(&self, name: &str, e: &BuildEvent<'_>) {
-        if self.quiet {
-            return;
-        }
-        let Ok(mut slot) = self.bar.lock() else {
-            return;
-        };
-        match e {
-            BuildEvent::Begin { .. }
-            | BuildEvent::Done(_)
-            | BuildEvent::Kept(_)
-            | BuildEvent::Checked(_)
-            | BuildEvent::Warning(_)
-            | BuildEvent::Checkpoint { .. }
-            | BuildEvent::Resumed { .. } => {
-                if let Some((b, _)) = slot.take() {
-                    b.finish_and_clear();
-                }
-            }
-            BuildEvent::Progress { step, done, total } => {
-                let fresh = !matches!(&*slot, Some((_, s)) if s == step);
-                if fresh {
-                    if let Some((b, _)) = slot.take() {
-                        b.finish_and_clear();
-                    }
-                    let b = ProgressBar::with_draw_target(
-                        (*total > 0).then_some(*total),
-                        ProgressDrawTarget::stderr(),
-                    );
-                    let template = if *total > 0 {
-                        "{msg} {bar:40} {percent}% {elapsed_precise} (eta {eta})"
-                    } else {
-                        "{msg} {spinner} {pos} {elapsed_precise}"
-                    };
-                    if let Ok(style) = ProgressStyle::with_template(template) {
-                        b.set_style(style);
-                    }
-                    let what = match step {
-                        Step::Init => "first pass",
-                        Step::Waves => "waves",
-                        Step::Write => "writing",
-                        Step::Load => "reading back",
-                    };
-                    b.set_message(format!("{name} {what}"));
-                    *slot = Some((b, *step));
-                }
-                if let Some((b, _)) = &*slot {
-                    b.set_position(*done);
-                }
-            }
-        }
-    }
-}
-
 struct BuildJob<'a, W: Write> {
     args: &'a BuildArgs,
     out: &'a mut W,
@@ -352,82 +227,10 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         let bars = Bars::new(a.quiet);
         let pool = pool(a.threads)?;
         let only = materials(&a.only)?;
-        let only = &only;
-        let p = plan::<G>(a.pieces, only);
-        let names: Vec<String> = p.largest.iter().map(|m| m.name()).collect();
-        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
-        writeln!(
-            self.out,
-            "{}: {} slices up to {} pieces, {} positions; the most memory goes to {} ({} \
-             positions): about {:.1} GiB",
-            G::NAME,
-            p.slices,
-            a.pieces,
-            p.positions,
-            names.join(" + "),
-            p.largest_positions,
-            gib(p.peak_bytes)
-        )
-        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        if let Some(free) = available_bytes().filter(|&f| f < p.peak_bytes) {
-            eprintln!(
-                "polydam: warning: {} needs about {:.1} GiB and {:.1} GiB is available: the \
-                 build may be stopped there (it resumes at the slice it was in)",
-                names.join(" + "),
-                gib(p.peak_bytes),
-                gib(free)
-            );
-        }
+        print_plan::<G>(self.out, a.pieces, &only)?;
         let reports = stream_lines(self.out, |tx| {
             let current = Mutex::new(String::new());
-            let on_event = |e: BuildEvent<'_>| {
-                match &e {
-                    BuildEvent::Begin { materials, .. } => {
-                        let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
-                        if let Ok(mut c) = current.lock() {
-                            *c = names.join(" + ");
-                        }
-                    }
-                    BuildEvent::Done(r) => {
-                        bars.clear();
-                        let _ = tx.send(report_line(r));
-                    }
-                    BuildEvent::Kept(m) => {
-                        let _ = tx.send(format!("{m}: kept (built before)"));
-                    }
-                    BuildEvent::Warning(w) => {
-                        bars.clear();
-                        eprintln!("polydam: warning: {w}");
-                    }
-                    BuildEvent::Checkpoint {
-                        materials,
-                        wave,
-                        bytes,
-                        seconds,
-                    } => {
-                        bars.clear();
-                        let _ = tx.send(format!(
-                            "{}: checkpoint at wave {wave}, {:.1} MiB in {seconds:.1} s",
-                            pair_name(materials),
-                            *bytes as f64 / (1u64 << 20) as f64
-                        ));
-                    }
-                    BuildEvent::Resumed {
-                        materials,
-                        wave,
-                        seconds,
-                    } => {
-                        let _ = tx.send(format!(
-                            "{}: resumed from its checkpoint at wave {wave} \
-                             after {seconds:.1} s of solving",
-                            pair_name(materials)
-                        ));
-                    }
-                    BuildEvent::Progress { .. } | BuildEvent::Checked(_) => {}
-                }
-                let name = current.lock().map(|c| c.clone()).unwrap_or_default();
-                bars.event(&name, &e);
-            };
+            let on_event = |e: BuildEvent<'_>| build_event(&e, tx, &current, &bars);
             let opts = BuildOptions {
                 dir: a.dir.clone(),
                 pieces: a.pieces,
@@ -461,55 +264,6 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
-}
-
-/// One line per slice verified.
-fn check_line(c: &SliceCheck) -> String {
-    if c.earlier {
-        format!(
-            "{}: {} positions, {} re-derived ({} with distances), verified by an earlier run",
-            c.material, c.positions, c.checked, c.dtc_checked
-        )
-    } else {
-        format!(
-            "{}: {} positions, {} re-derived ({} with distances), {} inconsistencies, {:.1} s{}",
-            c.material,
-            c.positions,
-            c.checked,
-            c.dtc_checked,
-            c.inconsistencies,
-            c.seconds,
-            if c.resumed_from > 0 {
-                format!(
-                    " (resumed after position {}, checked by an earlier run)",
-                    c.resumed_from
-                )
-            } else {
-                String::new()
-            }
-        )
-    }
-}
-
-/// Runs `work` on its own thread and writes the lines it sends to `out` as they come (the
-/// output stays with this thread); `work`'s result once it is done.
-fn stream_lines<W: Write, R: Send>(
-    out: &mut W,
-    work: impl FnOnce(&std::sync::mpsc::Sender<String>) -> R + Send,
-) -> Result<R, CliError> {
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let (result, written) = std::thread::scope(|scope| {
-        let worker = scope.spawn(move || work(&tx));
-        let mut written = Ok(());
-        for line in rx {
-            if written.is_ok() {
-                written = writeln!(out, "{line}").and_then(|_| out.flush());
-            }
-        }
-        (worker.join(), written)
-    });
-    written.map_err(|e| CliError(format!("cannot write output: {e}")))?;
-    result.map_err(|_| CliError("stopped on an internal error".into()))
 }
 
 struct ProbeJob<'a, W: Write> {
@@ -672,61 +426,6 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
     }
 }
 
-/// A small random generator (SplitMix64): positions for the suite and the bench, reproducible
-/// from a seed.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
-/// A random covered position of `G` with between `min` and `max` pieces whose side to move
-/// has no capture and can move, as a real position (Black to move half the time).
-fn random_position<G: TableGame>(rng: &mut Random, slices: &[Material]) -> Option<G::Position> {
-    let board = G::board();
-    let m = slices[rng.below(slices.len() as u64) as usize];
-    let index = polydam_engine::egtb::SliceIndex::new(board, m);
-    let p = index.unrank(board, rng.below(index.size))?;
-    if G::terminal(&p).is_some() {
-        return None;
-    }
-    let black = rng.next() & 1 == 1;
-    // The turned placement's position, with the colours' roles given back by the side letter.
-    let shown = if black {
-        G::position_of(&p.flip(board.squares))
-    } else {
-        G::position_of(&p)
-    };
-    let mut fen = G::fen(&shown);
-    if black {
-        fen.replace_range(0..1, "B");
-    }
-    let pos = G::parse_position(&fen).ok()?;
-    if G::placement_of(&pos) != p
-        || G::decided(&pos).is_some()
-        || G::has_capture(&pos)
-        || !G::has_move(&pos)
-    {
-        return None;
-    }
-    Some(pos)
-}
-
-/// Material weight of one side: men 1, kings 3.
-fn weight(p: &polydam_engine::egtb::Placement, side: usize) -> u32 {
-    p.men[side].count_ones() + 3 * p.kings[side].count_ones()
-}
-
 struct SuiteJob<'a, W: Write> {
     args: &'a SuiteArgs,
     out: &'a mut W,
@@ -738,10 +437,6 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: TableGame>(self) -> Self::Output {
-        use polydam_engine::game::Outcome;
-        use polydam_engine::record::{DrawCounters, GameRecord};
-        use polydam_engine::search::{Limits, SearchControl, Searcher};
-        use std::sync::Arc;
         let a = self.args;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
@@ -756,7 +451,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             }
             _ => Arc::clone(&tables),
         };
-        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces)
+        let slices: Vec<Material> = slices::<G>(a.pieces)
             .into_iter()
             .filter(|m| m.pieces() >= a.min_pieces)
             .collect();
@@ -764,76 +459,19 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             return Err(CliError("no slice has that many pieces".into()));
         }
         let mut rng = Random(a.seed ^ (G::NAME.len() as u64) << 32);
-        // Won positions: a long enough conversion that the rules leave time for.
-        let mut won = Vec::new();
-        let mut drawn = Vec::new();
-        let mut tries = 0u64;
-        while (won.len() < a.won || drawn.len() < a.drawn) && tries < 50_000_000 {
-            tries += 1;
-            let Some(pos) = random_position::<G>(&mut rng, &slices) else {
-                continue;
-            };
-            let p = G::placement_of(&pos);
-            match tables.value(&pos) {
-                Some(Wdl::Win) if won.len() < a.won => {
-                    let Some(d) = tables.dtc(&pos) else {
-                        continue;
-                    };
-                    let counters = DrawCounters::start::<G>(&pos);
-                    let quiet = G::draw_rules().quiet_plies as u32;
-                    let room = counters
-                        .endgame_limit()
-                        .map(u32::from)
-                        .into_iter()
-                        .chain((quiet > 0 && p.men == [0, 0]).then_some(quiet))
-                        .min();
-                    if d >= a.min_dtc && room.is_none_or(|r| d as u32 <= r) {
-                        won.push(pos);
-                    }
-                }
-                // A real defence: the other side has more material.
-                Some(Wdl::Draw)
-                    if drawn.len() < a.drawn
-                        && weight(&p, 0) != weight(&p, 1)
-                        && p.side(0).count_ones() + p.side(1).count_ones() > 2 =>
-                {
-                    drawn.push(pos);
-                }
-                _ => {}
-            }
-        }
-        let limits = Limits::move_time(std::time::Duration::from_secs_f64(a.movetime));
-        let play = |pos: G::Position| -> (Option<polydam_engine::game::Side>, usize, String) {
-            let mut record = GameRecord::<G>::new(pos);
-            let mut searchers = [Searcher::<G>::new(16, 1), Searcher::<G>::new(16, 1)];
-            for s in &mut searchers {
-                s.set_tables(Some(Arc::clone(&playing)));
-            }
-            while record.moves().len() < a.max_plies {
-                if let Some((outcome, reason)) = record.outcome() {
-                    let mover = G::side_to_move(record.current());
-                    let winner = match outcome {
-                        Outcome::Win => Some(mover),
-                        Outcome::Loss => Some(mover.opponent()),
-                        Outcome::Draw => None,
-                    };
-                    return (winner, record.moves().len(), format!("{reason:?}"));
-                }
-                let side = G::side_to_move(record.current()).index();
-                let r =
-                    searchers[side].search(&record, &limits, &SearchControl::new(), &mut |_| {});
-                let Some(mv) = r.best_move else {
-                    break;
-                };
-                record.push(mv);
-            }
-            (None, record.moves().len(), "ply cap".into())
+        let wants = SuiteWants {
+            won: a.won,
+            drawn: a.drawn,
+            min_dtc: a.min_dtc,
         };
+        let (won, drawn) = suite_positions::<G>(&*tables, &slices, wants, &mut rng);
+        let movetime = Duration::from_secs_f64(a.movetime);
+        let play = |pos: G::Position| play_out::<G>(pos, &playing, movetime, a.max_plies);
         let (mut converted, mut held) = (0, 0);
         for (k, pos) in won.iter().enumerate() {
             let mover = G::side_to_move(pos);
             let d = tables.dtc(pos).unwrap_or(0);
-            let (winner, plies, how) = play(*pos);
+            let Played { winner, plies, how } = play(*pos);
             let ok = winner == Some(mover);
             converted += usize::from(ok);
             writeln!(
@@ -849,7 +487,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
             .map_err(io)?;
         }
         for (k, pos) in drawn.iter().enumerate() {
-            let (winner, plies, how) = play(*pos);
+            let Played { winner, plies, how } = play(*pos);
             let ok = winner.is_none();
             held += usize::from(ok);
             writeln!(
@@ -892,70 +530,30 @@ impl<W: Write> TableVisitor for BenchJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: TableGame>(self) -> Self::Output {
-        use polydam_engine::record::DrawCounters;
         let a = self.args;
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let loading = Instant::now();
         let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
         let load_s = loading.elapsed().as_secs_f64();
         for p in set.problems() {
             eprintln!("polydam: warning: {p}");
         }
-        // Slices weighted by their size: a probe lands where positions are.
-        let board = G::board();
-        let slices: Vec<Material> = polydam_engine::egtb::slices::<G>(a.pieces);
-        let sizes: Vec<u64> = slices
-            .iter()
-            .map(|&m| polydam_engine::egtb::SliceIndex::new(board, m).size)
-            .collect();
-        let total: u64 = sizes.iter().sum();
-        let mut rng = Random(a.seed);
-        let mut positions = Vec::with_capacity(a.positions);
-        while positions.len() < a.positions {
-            let mut x = rng.below(total);
-            let mut k = 0;
-            while x >= sizes[k] {
-                x -= sizes[k];
-                k += 1;
-            }
-            if let Some(pos) = random_position::<G>(&mut rng, &slices[k..=k]) {
-                positions.push(pos);
-            }
-        }
-        let counters: Vec<DrawCounters> = positions
-            .iter()
-            .map(|p| DrawCounters::start::<G>(p))
-            .collect();
-        let mut best = f64::MAX;
-        let mut covered = 0;
-        for _ in 0..3 {
-            let t = Instant::now();
-            covered = 0;
-            for (p, c) in positions.iter().zip(&counters) {
-                covered += usize::from(set.search_score(p, c).is_some());
-            }
-            best = best.min(t.elapsed().as_secs_f64());
-        }
-        let dtc_n = positions.len().min(20_000);
-        let t = Instant::now();
-        let mut with_dtc = 0;
-        for p in &positions[..dtc_n] {
-            with_dtc += usize::from(set.dtc(p).is_some());
-        }
-        let dtc_s = t.elapsed().as_secs_f64();
+        let b = bench_probes(&set, a.pieces, a.positions, a.seed);
         writeln!(
             self.out,
             "{}: {} slices loaded in {load_s:.2} s ({:.1} MiB); {} random positions without a \
-             capture, {covered} covered: {:.0} ns per search probe (best of 3); distance to \
-             conversion read for {with_dtc} of {dtc_n}: {:.2} us each",
+             capture, {} covered: {:.0} ns per search probe (best of 3); distance to \
+             conversion read for {} of {}: {:.2} us each",
             G::NAME,
             set.loaded(),
             mib(set.bytes()),
-            positions.len(),
-            best * 1e9 / positions.len() as f64,
-            dtc_s * 1e6 / dtc_n as f64
+            b.positions,
+            b.covered,
+            b.search_ns,
+            b.with_dtc,
+            b.dtc_probed,
+            b.dtc_us
         )
-        .map_err(io)?;
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
 }
@@ -967,14 +565,14 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
     match cmd {
         EgtbCommand::Build(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, BuildJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, BuildJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Probe(a) => {
-            dispatch(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Verify(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, VerifyJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, VerifyJob { args: a, out }).map_err(e)?
         }
         EgtbCommand::Suite(a) => {
             check_pieces(a.pieces)?;
@@ -985,7 +583,7 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
             }
             let mut totals = [0usize; 4];
             for v in &a.variant {
-                dispatch(
+                dispatch_tables(
                     v,
                     SuiteJob {
                         args: a,
@@ -1004,13 +602,7 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
         }
         EgtbCommand::Bench(a) => {
             check_pieces(a.pieces)?;
-            dispatch(&a.variant, BenchJob { args: a, out }).map_err(e)?
+            dispatch_tables(&a.variant, BenchJob { args: a, out }).map_err(e)?
         }
     }
-}
-
-/// A slice and its twin, as progress lines name them: `m1k2-m2k1 + m2k1-m1k2`.
-fn pair_name(materials: &[Material]) -> String {
-    let names: Vec<String> = materials.iter().map(|m| m.name()).collect();
-    names.join(" + ")
 }

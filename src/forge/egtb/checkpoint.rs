@@ -13,15 +13,15 @@
 //! spent solving the pair up to the checkpoint, over every run (f64 bits), the number of
 //! slices (u64), then per slice its material id and positions (u64 each); then per slice its
 //! state bytes, its two wave bit sets and its don't-care bit set (u64 words); and a checksum
-//! of everything before it (u64, [`super::codec::checksum`]).
+//! of everything before it (u64, [`polydam_engine::egtb::codec::checksum`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use super::codec::Checksum;
-use super::index::Material;
-use super::sidefile;
-use super::EgtbError;
+use polydam_engine::egtb::codec::Checksum;
+use polydam_engine::egtb::index::Material;
+use polydam_engine::egtb::sidefile;
+use polydam_engine::egtb::EgtbError;
 
 const MAGIC: &[u8; 8] = b"PDTB-CKP";
 // 2: the seconds solved so far; the checksum runs on across pieces (format 1 restarted its
