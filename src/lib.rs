@@ -5,3 +5,5 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod openings;
+pub mod pdn;

@@ -29,10 +29,10 @@ use polydam_protocol::dxp::message::{
     Acceptance, EndReason, GameAcc, GameEnd, GameReq, Message, VERSION,
 };
 
-use super::matches::openings::parse_book;
-use super::matches::pdn::{self, PdnGame, PdnResult};
-use super::matches::referee::{rules_end, win_for};
+use super::matches::referee::rules_end;
 use super::CliError;
+use crate::openings::read_book;
+use crate::pdn::{self, PdnGame, PdnResult};
 
 /// Options of `polydam dxp` (see docs/dxp.md).
 #[derive(Clone, Debug, clap::Args)]
@@ -289,9 +289,7 @@ impl GameVisitor for DxpJob<'_> {
 /// position, or the variant's start.
 fn starts<G: Game>(o: &DxpOptions) -> Result<Vec<G::Position>, CliError> {
     if let Some(path) = &o.book {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError(format!("cannot read the book {}: {e}", path.display())))?;
-        return Ok(parse_book::<G>(&text)?
+        return Ok(read_book::<G>(path)?
             .into_iter()
             .map(|opening| {
                 opening
@@ -714,7 +712,7 @@ impl<G: Game> Session<'_, G> {
         match ending.result {
             None => self.tally.unfinished += 1,
             Some(PdnResult::Draw) => self.tally.draws += 1,
-            Some(r) if r == win_for(spec.ours) => self.tally.wins += 1,
+            Some(r) if r == PdnResult::win_for(spec.ours) => self.tally.wins += 1,
             Some(_) => self.tally.losses += 1,
         }
         let result_text = ending.result.map_or("*", |r| pdn::result_text(G::NAME, r));
@@ -873,9 +871,10 @@ impl<G: Game> Session<'_, G> {
                     let who = mover.name();
                     let ending = match (over, end.reason) {
                         (Some((result, why)), _) => Ending::rules((result, why)),
-                        (None, EndReason::Resigns) => {
-                            Ending::rules((win_for(mover.opponent()), format!("{who} resigns")))
-                        }
+                        (None, EndReason::Resigns) => Ending::rules((
+                            PdnResult::win_for(mover.opponent()),
+                            format!("{who} resigns"),
+                        )),
                         (None, EndReason::Draw) => Ending::rules((
                             PdnResult::Draw,
                             format!("{who} ended the game as a draw"),
@@ -1059,7 +1058,7 @@ struct GameState<G: Game> {
 fn reason_for(result: PdnResult, ours: Side) -> EndReason {
     if result == PdnResult::Draw {
         EndReason::Draw
-    } else if result == win_for(ours) {
+    } else if result == PdnResult::win_for(ours) {
         EndReason::Wins
     } else {
         EndReason::Resigns

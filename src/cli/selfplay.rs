@@ -24,9 +24,8 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use polydam_tables::zobrist::splitmix64;
 use rayon::prelude::*;
 
-use super::matches::openings::{parse_book, Random};
-use super::matches::referee::Opening;
 use super::CliError;
+use crate::openings::{parse_book, Opening, Random};
 
 /// The stack of each game thread (the search recurses; as the Hub driver's search thread).
 const GAME_STACK: usize = 16 << 20;

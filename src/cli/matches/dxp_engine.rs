@@ -20,8 +20,8 @@ use polydam_protocol::dxp::message::{
 };
 
 use super::engine::{Answer, EngineFailure};
-use super::pdn::PdnResult;
-use super::referee::{win_for, RefereeConfig, TimeControl};
+use super::referee::{RefereeConfig, TimeControl};
+use crate::pdn::PdnResult;
 
 /// The port a DXP command listens on when its command line has no `{port}`.
 pub const DXP_DEFAULT_PORT: u16 = 27531;
@@ -262,7 +262,7 @@ impl DxpEngine {
     pub fn game_over(&mut self, result: PdnResult, side: Side) -> bool {
         let reason = if result == PdnResult::Draw {
             EndReason::Draw
-        } else if result == win_for(side) {
+        } else if result == PdnResult::win_for(side) {
             EndReason::Resigns
         } else {
             EndReason::Wins

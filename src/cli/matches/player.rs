@@ -8,8 +8,8 @@ use polydam_engine::record::GameRecord;
 
 use super::dxp_engine::{DxpEngine, DxpTarget};
 use super::engine::{Answer, EngineFailure, EngineSpec, HubEngine};
-use super::pdn::PdnResult;
 use super::referee::RefereeConfig;
+use crate::pdn::PdnResult;
 
 /// How an engine is reached.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,8 +13,9 @@ use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 
 use super::engine::{quote, EngineFailure};
-use super::pdn::PdnResult;
 use super::player::{Player, Turn};
+use crate::openings::Opening;
+use crate::pdn::PdnResult;
 use polydam_protocol::lexer::excerpt;
 
 /// How much time an engine gets.
@@ -63,15 +64,6 @@ pub struct RefereeConfig {
     pub adjudication: Option<Adjudication>,
 }
 
-/// A start position and the opening moves played from it.
-#[derive(Clone, Debug)]
-pub struct Opening<G: Game> {
-    /// The position the game starts from.
-    pub start: G::Position,
-    /// Opening moves, played for both engines.
-    pub moves: Vec<G::Move>,
-}
-
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameEnd {
@@ -91,22 +83,14 @@ pub struct GameEnd {
     pub worst_margin: Option<(f64, Side)>,
 }
 
-/// A win for `side`.
-pub fn win_for(side: Side) -> PdnResult {
-    match side {
-        Side::White => PdnResult::WhiteWins,
-        Side::Black => PdnResult::BlackWins,
-    }
-}
-
 /// The result and its reason when the game is over by the variant's rules (the position
 /// decides it, the side to move has no move, or a draw rule applies), else `None`.
 pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
     let (outcome, reason) = record.outcome()?;
     let mover = G::side_to_move(record.current());
     let result = match outcome {
-        Outcome::Win => win_for(mover),
-        Outcome::Loss => win_for(mover.opponent()),
+        Outcome::Win => PdnResult::win_for(mover),
+        Outcome::Loss => PdnResult::win_for(mover.opponent()),
         Outcome::Draw => PdnResult::Draw,
     };
     let why = match reason {
@@ -204,7 +188,7 @@ impl ScoreWatch {
                 Side::Black
             };
             return Some((
-                win_for(winner),
+                PdnResult::win_for(winner),
                 format!(
                     "adjudicated: both engines see a win for {} for {} plies",
                     winner.name(),
@@ -276,7 +260,7 @@ fn referee_moves<G: Game>(
         let mut restarts = [false; 2];
         restarts[side.index()] = restart;
         GameEnd {
-            result: win_for(side.opponent()),
+            result: PdnResult::win_for(side.opponent()),
             termination: format!("{} forfeits: {why}", side.name()),
             forfeit: Some((side, why)),
             restart: restarts,
@@ -355,7 +339,7 @@ fn referee_moves<G: Game>(
             Err(EngineFailure::Protocol(why)) => return forfeit(side, why, true, pdn_moves),
             Err(EngineFailure::Resigned) => {
                 let why = format!("{} resigns", side.name());
-                return ended(win_for(side.opponent()), why, pdn_moves);
+                return ended(PdnResult::win_for(side.opponent()), why, pdn_moves);
             }
         };
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {
