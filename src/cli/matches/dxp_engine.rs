@@ -20,7 +20,7 @@ use polydam_protocol::dxp::message::{
 };
 
 use super::engine::{Answer, EngineFailure};
-use super::referee::{RefereeConfig, TimeControl};
+use super::settings::{DxpTarget, RefereeConfig, TimeControl};
 use crate::pdn::PdnResult;
 
 /// The port a DXP command listens on when its command line has no `{port}`.
@@ -29,31 +29,6 @@ pub const DXP_DEFAULT_PORT: u16 = 27531;
 const REFEREE_NAME: &str = "polydam match";
 /// Moves assumed when a fixed move time is turned into a game budget for GAMEREQ.
 const MOVES_PER_BUDGET: f64 = 50.0;
-
-/// Where a DXP engine is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DxpTarget {
-    /// Already running at `HOST:PORT`.
-    Address(String),
-    /// Started by the referee: the program and its arguments, `{port}` to be replaced.
-    Command(Vec<String>),
-}
-
-impl DxpTarget {
-    /// Reads what follows `dxp:`: `HOST:PORT` (one word whose last `:` part is a port number),
-    /// or a command.
-    pub fn parse(text: &str) -> Result<DxpTarget, String> {
-        let text = text.trim();
-        if !text.contains(char::is_whitespace) {
-            if let Some((host, port)) = text.rsplit_once(':') {
-                if !host.is_empty() && port.parse::<u16>().is_ok() {
-                    return Ok(DxpTarget::Address(text.to_owned()));
-                }
-            }
-        }
-        super::engine::split_command(text).map(DxpTarget::Command)
-    }
-}
 
 /// One DXP engine, connected.
 #[derive(Debug)]
@@ -370,32 +345,6 @@ fn unexpected(message: &Message, wanted: &str) -> EngineFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn targets() {
-        assert_eq!(
-            DxpTarget::parse("127.0.0.1:27531"),
-            Ok(DxpTarget::Address("127.0.0.1:27531".into()))
-        );
-        assert_eq!(
-            DxpTarget::parse("[::1]:1"),
-            Ok(DxpTarget::Address("[::1]:1".into()))
-        );
-        assert_eq!(
-            DxpTarget::parse("polydam dxp --listen {port}"),
-            Ok(DxpTarget::Command(vec![
-                "polydam".into(),
-                "dxp".into(),
-                "--listen".into(),
-                "{port}".into()
-            ]))
-        );
-        assert_eq!(
-            DxpTarget::parse("kingsrow"),
-            Ok(DxpTarget::Command(vec!["kingsrow".into()]))
-        );
-        assert!(DxpTarget::parse("  ").is_err());
-    }
 
     #[test]
     fn hub_texts_and_budgets() {

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use polydam_engine::game::{Game, Side};
 
-use super::engine::EngineSpec;
 use super::player::Player;
-use super::referee::{self, RefereeConfig};
+use super::referee;
+use super::settings::{EngineSpec, RefereeConfig};
 use crate::cli::CliError;
 use crate::openings::Opening;
 use crate::pdn::PdnResult;

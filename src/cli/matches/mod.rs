@@ -6,12 +6,12 @@
 //! illegal move, a crash, a bare `done` or a late answer loses the game, is reported, and the
 //! match goes on (a crashed or killed engine is restarted for the next game).
 //!
-//! The parts: [`MatchOptions`] and their checks (`options.rs`), the openings
-//! ([`crate::openings`]), the
-//! schedule and the worker threads (`games.rs`), each engine's process ([`engine`] for Hub,
-//! [`dxp_engine`] for DXP, behind one [`player::Player`]), one
-//! game's refereeing ([`referee`]), the progress and the PDN file while the match runs
-//! (`progress.rs`, [`crate::pdn`]), and the final report (`report.rs`, [`stats`]).
+//! The parts: [`MatchOptions`] and their checks (`options.rs`), the engines and the referee's
+//! settings they give ([`settings`]), the openings ([`crate::openings`]), the schedule and the
+//! worker threads (`games.rs`), each engine's process ([`engine`] for Hub, [`dxp_engine`] for
+//! DXP, behind one [`player::Player`]), one game's refereeing ([`referee`]), the progress and
+//! the PDN file while the match runs (`progress.rs`, [`crate::pdn`]), and the final report
+//! (`report.rs`, [`stats`]).
 //!
 //! See `docs/match.md` for the options, the book format and the output.
 
@@ -23,6 +23,7 @@ pub mod player;
 mod progress;
 pub mod referee;
 mod report;
+pub mod settings;
 pub mod stats;
 
 use std::collections::BTreeMap;
@@ -31,9 +32,8 @@ use std::io::Write;
 use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use self::engine::EngineSpec;
 use self::progress::{PdnLog, Progress};
-use self::referee::RefereeConfig;
+use self::settings::{EngineSpec, RefereeConfig};
 use super::CliError;
 use crate::openings::{random_openings, read_book, Opening};
 pub use options::MatchOptions;

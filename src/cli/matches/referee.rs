@@ -14,55 +14,10 @@ use polydam_engine::record::{EndReason, GameRecord};
 
 use super::engine::{quote, EngineFailure};
 use super::player::{Player, Turn};
+use super::settings::{Adjudication, RefereeConfig, TimeControl};
 use crate::openings::Opening;
 use crate::pdn::PdnResult;
 use polydam_protocol::lexer::excerpt;
-
-/// How much time an engine gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// A fixed time per move, in seconds (`level move-time=S`).
-    MoveTime(f64),
-    /// A clock per side with a Fischer increment, in seconds (`level time=T inc=I`).
-    Clock {
-        /// Starting time of each side.
-        time: f64,
-        /// Added after each move.
-        inc: f64,
-    },
-}
-
-/// Score adjudication.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Adjudication {
-    /// Consecutive plies the scores must agree for.
-    pub plies: usize,
-    /// Both engines' scores at least this large (in men), with the same winner: a win.
-    pub win_score: f64,
-    /// Both engines' scores at most this large (in men): a draw.
-    pub draw_score: f64,
-    /// No draw adjudication before this many plies of the game.
-    pub draw_min_plies: usize,
-}
-
-/// The referee's settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RefereeConfig {
-    /// The time control, if any.
-    pub time_control: Option<TimeControl>,
-    /// A depth limit sent as `level depth=D`, if any.
-    pub depth: Option<u32>,
-    /// A node limit sent as `level nodes=N`, if any.
-    pub nodes: Option<u64>,
-    /// How long a move may take without a clock before the engine forfeits.
-    pub move_timeout: Duration,
-    /// With a clock: how far past its clock an engine may answer and still not lose on time.
-    pub grace: Duration,
-    /// Plies after which the game is drawn (counting the opening's).
-    pub max_plies: usize,
-    /// Score adjudication, if enabled.
-    pub adjudication: Option<Adjudication>,
-}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
