@@ -9,14 +9,15 @@
 
 use std::time::Duration;
 
-use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
-use polydam_engine::record::{EndReason, GameRecord};
+use polydam_engine::game::{Game, MoveStyle, Side};
+use polydam_engine::record::GameRecord;
 
 use super::engine::{quote, EngineFailure};
 use super::player::{Player, Turn};
 use super::settings::{Adjudication, RefereeConfig, TimeControl};
 use crate::openings::Opening;
 use crate::pdn::PdnResult;
+use polydam_protocol::dxp::session::exchange::{self, Decision};
 use polydam_protocol::lexer::excerpt;
 
 /// How a game ended.
@@ -39,21 +40,13 @@ pub struct GameEnd {
 }
 
 /// The result and its reason when the game is over by the variant's rules (the position
-/// decides it, the side to move has no move, or a draw rule applies), else `None`.
+/// decides it, the side to move has no move, or a draw rule applies), else `None`: the rules'
+/// verdict as the DXP session words it.
 pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
-    let (outcome, reason) = record.outcome()?;
-    let mover = G::side_to_move(record.current());
-    let result = match outcome {
-        Outcome::Win => PdnResult::win_for(mover),
-        Outcome::Loss => PdnResult::win_for(mover.opponent()),
-        Outcome::Draw => PdnResult::Draw,
-    };
-    let why = match reason {
-        EndReason::NoMoves => format!("{} has no legal move", mover.name()),
-        EndReason::Decided => "decided by the position".to_owned(),
-        EndReason::Repetition => format!("{}-fold repetition", G::draw_rules().repetitions),
-        EndReason::QuietMoves => "move-count rule".to_owned(),
-        EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
+    let (decision, why) = exchange::rules_end(record)?;
+    let result = match decision {
+        Decision::Win(side) => PdnResult::win_for(side),
+        Decision::Draw => PdnResult::Draw,
     };
     Some((result, why))
 }
