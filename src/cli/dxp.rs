@@ -9,7 +9,9 @@
 //! sends a malformed message or an illegal move ends the game with a report on stderr (and a
 //! CHAT to the opponent saying what was wrong), never a hang or a panic.
 //!
-//! The wire is `polydam_protocol::dxp`; the protocol and these choices: `docs/dxp.md`.
+//! This file is the front end: the options, the sockets, the lines on stdout and stderr and
+//! the PDN file. The session that plays is `polydam_protocol::dxp::session`, the wire
+//! `polydam_protocol::dxp`; the protocol and these choices: `docs/dxp.md`.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
