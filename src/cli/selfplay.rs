@@ -11,10 +11,9 @@ use polydam_engine::search::Limits;
 use polydam_engine::variants::{dispatch, GameVisitor};
 use rayon::prelude::*;
 
-use super::matches::openings::parse_book;
-use super::matches::referee::Opening;
 use super::CliError;
 use crate::forge::selfplay::{play_game, GameOutput, GameSpec, SelfplayError};
+use crate::openings::{parse_book, Opening};
 
 /// The stack of each game thread (the search recurses; as the Hub driver's search thread).
 const GAME_STACK: usize = 16 << 20;

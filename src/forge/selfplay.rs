@@ -21,8 +21,7 @@ use polydam_engine::search::{Limits, SearchControl, Searcher};
 use polydam_tables::zobrist::splitmix64;
 
 use super::data::DataLine;
-use crate::cli::matches::openings::Random;
-use crate::cli::matches::referee::Opening;
+use crate::openings::{Opening, Random};
 
 /// Why a game could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,7 +46,7 @@ impl std::fmt::Display for RecvError {
 }
 
 /// At most 60 characters of `text`, control characters escaped.
-fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     let mut out: String = text
         .chars()
         .take(60)

@@ -18,3 +18,4 @@ pub mod conn;
 pub mod frame;
 pub mod game;
 pub mod message;
+pub mod session;

@@ -16,12 +16,16 @@ use polydam_engine::record::GameRecord;
 use polydam_protocol::dxp::conn::{Connection, RecvError};
 use polydam_protocol::dxp::game::{colour, move_to_dxp, position_to_dxp};
 use polydam_protocol::dxp::message::{
-    Acceptance, DxpMove, EndReason, GameAcc, GameEnd, GameReq, Message, VERSION,
+    Acceptance, DxpError, DxpMove, EndReason, GameAcc, GameEnd, GameReq, Kind, Message, VERSION,
 };
+use polydam_protocol::dxp::session::exchange::{
+    await_move, end_game, request_game, Confirmation, Listener, RequestError,
+};
+use polydam_protocol::dxp::session::Deaf;
 
 use super::engine::{Answer, EngineFailure};
-use super::pdn::PdnResult;
-use super::referee::{win_for, RefereeConfig, TimeControl};
+use super::settings::{DxpTarget, RefereeConfig, TimeControl};
+use crate::pdn::PdnResult;
 
 /// The port a DXP command listens on when its command line has no `{port}`.
 pub const DXP_DEFAULT_PORT: u16 = 27531;
@@ -29,31 +33,6 @@ pub const DXP_DEFAULT_PORT: u16 = 27531;
 const REFEREE_NAME: &str = "polydam match";
 /// Moves assumed when a fixed move time is turned into a game budget for GAMEREQ.
 const MOVES_PER_BUDGET: f64 = 50.0;
-
-/// Where a DXP engine is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DxpTarget {
-    /// Already running at `HOST:PORT`.
-    Address(String),
-    /// Started by the referee: the program and its arguments, `{port}` to be replaced.
-    Command(Vec<String>),
-}
-
-impl DxpTarget {
-    /// Reads what follows `dxp:`: `HOST:PORT` (one word whose last `:` part is a port number),
-    /// or a command.
-    pub fn parse(text: &str) -> Result<DxpTarget, String> {
-        let text = text.trim();
-        if !text.contains(char::is_whitespace) {
-            if let Some((host, port)) = text.rsplit_once(':') {
-                if !host.is_empty() && port.parse::<u16>().is_ok() {
-                    return Ok(DxpTarget::Address(text.to_owned()));
-                }
-            }
-        }
-        super::engine::split_command(text).map(DxpTarget::Command)
-    }
-}
 
 /// One DXP engine, connected.
 #[derive(Debug)]
@@ -178,32 +157,30 @@ impl DxpEngine {
         } else {
             Some(position_to_dxp::<G>(start).map_err(|e| EngineFailure::Protocol(e.to_string()))?)
         };
-        let request = Message::GameReq(GameReq {
+        let request = GameReq {
             version: VERSION,
             initiator: REFEREE_NAME.into(),
             follower_colour: colour(side),
             minutes: budget_minutes(config),
             moves: 0,
             position,
-        });
-        self.send(&request)?;
+        };
         let deadline = Instant::now() + self.timeout;
-        loop {
-            match self.recv(deadline)? {
-                Message::GameAcc(GameAcc {
-                    acceptance: Acceptance::Accepted,
-                    ..
-                }) => return Ok(()),
-                Message::GameAcc(GameAcc { acceptance, .. }) => {
-                    return Err(EngineFailure::Protocol(format!(
-                        "refused the game: GAMEACC code {} ({})",
-                        acceptance.digit(),
-                        acceptance.meaning()
-                    )))
-                }
-                Message::Chat(_) => {}
-                other => return Err(unexpected(&other, "GAMEACC")),
+        match request_game(&mut self.conn, request, deadline, &mut Deaf) {
+            Ok(GameAcc {
+                acceptance: Acceptance::Accepted,
+                ..
+            }) => Ok(()),
+            Ok(GameAcc { acceptance, .. }) => Err(EngineFailure::Protocol(format!(
+                "refused the game: GAMEACC code {} ({})",
+                acceptance.digit(),
+                acceptance.meaning()
+            ))),
+            Err(RequestError::Send(e)) => {
+                Err(EngineFailure::Crashed(format!("connection lost: {e}")))
             }
+            Err(RequestError::Recv(e)) => Err(failure(e)),
+            Err(RequestError::Unexpected(kind)) => Err(unexpected(kind, "GAMEACC")),
         }
     }
 
@@ -224,35 +201,31 @@ impl DxpEngine {
         self.known = record.moves().len();
         let started = Instant::now();
         let deadline = started + timeout;
-        let mut said = None;
-        loop {
-            match self.recv(deadline)? {
-                Message::Move(m) => {
-                    // The referee plays it or ends the game: either way the engine knows it.
-                    self.known += 1;
-                    return Ok(Answer {
-                        mv: Some(hub_text(&m)),
-                        score: None,
-                        elapsed: started.elapsed(),
-                        error: said,
-                    });
-                }
-                Message::GameEnd(end) => {
-                    self.ended_by_engine = true;
-                    return Err(match end.reason {
-                        EndReason::Resigns => EngineFailure::Resigned,
-                        reason => EngineFailure::Protocol(format!(
-                            "ended the game with GAMEEND reason {} ({}) where Polydam's rules \
-                             do not end it",
-                            reason.digit(),
-                            reason.meaning()
-                        )),
-                    });
-                }
-                Message::Chat(text) => said = Some(text),
-                Message::BackReq { .. } => self.send(&Message::BackAcc(1))?,
-                other => return Err(unexpected(&other, "MOVE")),
+        let mut said = Said(None);
+        match await_move(&mut self.conn, deadline, &mut said).map_err(failure)? {
+            Message::Move(m) => {
+                // The referee plays it or ends the game: either way the engine knows it.
+                self.known += 1;
+                Ok(Answer {
+                    mv: Some(hub_text(&m)),
+                    score: None,
+                    elapsed: started.elapsed(),
+                    error: said.0,
+                })
             }
+            Message::GameEnd(end) => {
+                self.ended_by_engine = true;
+                Err(match end.reason {
+                    EndReason::Resigns => EngineFailure::Resigned,
+                    reason => EngineFailure::Protocol(format!(
+                        "ended the game with GAMEEND reason {} ({}) where Polydam's rules do \
+                         not end it",
+                        reason.digit(),
+                        reason.meaning()
+                    )),
+                })
+            }
+            other => Err(unexpected(other.kind(), "MOVE")),
         }
     }
 
@@ -262,50 +235,33 @@ impl DxpEngine {
     pub fn game_over(&mut self, result: PdnResult, side: Side) -> bool {
         let reason = if result == PdnResult::Draw {
             EndReason::Draw
-        } else if result == win_for(side) {
+        } else if result == PdnResult::win_for(side) {
             EndReason::Resigns
         } else {
             EndReason::Wins
         };
-        let end = Message::GameEnd(GameEnd {
-            reason: if self.ended_by_engine {
-                EndReason::Unspecified
-            } else {
-                reason
-            },
-            stop: false,
-        });
-        if self.send(&end).is_err() {
-            return false;
-        }
         if self.ended_by_engine {
-            return true;
+            let confirm = GameEnd {
+                reason: EndReason::Unspecified,
+                stop: false,
+            };
+            return self.send(&Message::GameEnd(confirm)).is_ok();
         }
         let deadline = Instant::now() + self.timeout;
-        loop {
-            match self.recv(deadline) {
-                Ok(Message::GameEnd(end)) => return !end.stop,
-                // A move that crossed our GAMEEND, or a chat.
-                Ok(_) => {}
-                Err(_) => return false,
-            }
-        }
+        let end = GameEnd {
+            reason,
+            stop: false,
+        };
+        matches!(
+            end_game(&mut self.conn, end, deadline, &mut Deaf),
+            Confirmation::Confirmed { stop: false }
+        )
     }
 
     fn send(&mut self, message: &Message) -> Result<(), EngineFailure> {
         self.conn
             .send(message)
             .map_err(|e| EngineFailure::Crashed(format!("connection lost: {e}")))
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Result<Message, EngineFailure> {
-        self.conn.recv(deadline).map_err(|e| match e {
-            RecvError::Timeout => EngineFailure::Timeout,
-            RecvError::Malformed { .. } => EngineFailure::Protocol(e.to_string()),
-            RecvError::Closed { .. } | RecvError::Io(_) => {
-                EngineFailure::Crashed(format!("connection lost: {e}"))
-            }
-        })
     }
 
     /// Closes the connection and ends the process the referee started.
@@ -360,42 +316,40 @@ fn hub_text(m: &DxpMove) -> String {
     text
 }
 
-fn unexpected(message: &Message, wanted: &str) -> EngineFailure {
+fn unexpected(kind: Kind, wanted: &str) -> EngineFailure {
     EngineFailure::Protocol(format!(
         "sent a {} where a {wanted} was expected",
-        message.kind().name()
+        kind.name()
     ))
+}
+
+/// A receive error as the engine's failure.
+fn failure(e: RecvError) -> EngineFailure {
+    match e {
+        RecvError::Timeout => EngineFailure::Timeout,
+        RecvError::Malformed { .. } => EngineFailure::Protocol(e.to_string()),
+        RecvError::Closed { .. } | RecvError::Io(_) => {
+            EngineFailure::Crashed(format!("connection lost: {e}"))
+        }
+    }
+}
+
+/// Keeps the last CHAT of the engine while it thinks.
+struct Said(Option<String>);
+
+impl Listener for Said {
+    fn chat(&mut self, text: &str) {
+        self.0 = Some(text.to_owned());
+    }
+
+    fn malformed(&mut self, _text: &str, _error: &DxpError) -> Option<String> {
+        None
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn targets() {
-        assert_eq!(
-            DxpTarget::parse("127.0.0.1:27531"),
-            Ok(DxpTarget::Address("127.0.0.1:27531".into()))
-        );
-        assert_eq!(
-            DxpTarget::parse("[::1]:1"),
-            Ok(DxpTarget::Address("[::1]:1".into()))
-        );
-        assert_eq!(
-            DxpTarget::parse("polydam dxp --listen {port}"),
-            Ok(DxpTarget::Command(vec![
-                "polydam".into(),
-                "dxp".into(),
-                "--listen".into(),
-                "{port}".into()
-            ]))
-        );
-        assert_eq!(
-            DxpTarget::parse("kingsrow"),
-            Ok(DxpTarget::Command(vec!["kingsrow".into()]))
-        );
-        assert!(DxpTarget::parse("  ").is_err());
-    }
 
     #[test]
     fn hub_texts_and_budgets() {

@@ -8,78 +8,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use polydam_protocol::lexer::{excerpt, lex};
+use polydam_protocol::lexer::lex;
 
-/// How an engine is started and set up.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The program and its arguments (Hub; empty for a DXP engine, whose target says it all).
-    pub command: Vec<String>,
-    /// The protocol, and for DXP where the engine is.
-    pub protocol: super::player::Protocol,
-    /// The name to report, or `None` for the `id name=` of the engine.
-    pub name: Option<String>,
-    /// `set-param` options sent after the handshake, in order.
-    pub options: Vec<(String, String)>,
-}
-
-impl EngineSpec {
-    /// The engine as given on the command line (`polydam hub`, `dxp:127.0.0.1:27531`).
-    pub fn display(&self) -> String {
-        use super::dxp_engine::DxpTarget;
-        use super::player::Protocol;
-        match &self.protocol {
-            Protocol::Hub => self.command.join(" "),
-            Protocol::Dxp(DxpTarget::Address(a)) => format!("dxp:{a}"),
-            Protocol::Dxp(DxpTarget::Command(c)) => format!("dxp:{}", c.join(" ")),
-        }
-    }
-}
-
-/// Splits an engine command on whitespace; a double-quoted part may hold spaces.
-///
-/// ```
-/// use polydam::cli::matches::engine::split_command;
-/// assert_eq!(split_command("polydam hub").unwrap(), ["polydam", "hub"]);
-/// assert_eq!(split_command("\"my engine\" --x").unwrap(), ["my engine", "--x"]);
-/// ```
-pub fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut in_word = false;
-    let mut quoted = false;
-    for c in text.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                in_word = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if in_word {
-                    parts.push(std::mem::take(&mut current));
-                    in_word = false;
-                }
-            }
-            c => {
-                current.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quoted {
-        return Err(format!(
-            "unterminated quote in engine command '{}'",
-            excerpt(text)
-        ));
-    }
-    if in_word {
-        parts.push(current);
-    }
-    if parts.is_empty() {
-        return Err("empty engine command".into());
-    }
-    Ok(parts)
-}
+use super::settings::EngineSpec;
 
 /// Why an engine failed during a game. Each loses the game for the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -410,15 +341,6 @@ pub fn quote(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn split_command_handles_quotes_and_blanks() {
-        assert_eq!(split_command("  a  b ").unwrap(), ["a", "b"]);
-        assert_eq!(split_command("a \"b c\" d").unwrap(), ["a", "b c", "d"]);
-        assert_eq!(split_command("\"\"").unwrap(), [""]);
-        assert!(split_command("   ").is_err());
-        assert!(split_command("a \"b").is_err());
-    }
 
     #[test]
     fn quote_only_when_needed() {

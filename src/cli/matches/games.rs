@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use polydam_engine::game::{Game, Side};
 
-use super::engine::EngineSpec;
-use super::pdn::PdnResult;
 use super::player::Player;
-use super::referee::{self, Opening, RefereeConfig};
+use super::referee;
+use super::settings::{EngineSpec, RefereeConfig};
 use crate::cli::CliError;
+use crate::openings::Opening;
+use crate::pdn::PdnResult;
 
 /// One game to play.
 #[derive(Clone, Copy, Debug)]

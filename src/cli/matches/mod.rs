@@ -6,24 +6,24 @@
 //! illegal move, a crash, a bare `done` or a late answer loses the game, is reported, and the
 //! match goes on (a crashed or killed engine is restarted for the next game).
 //!
-//! The parts: [`MatchOptions`] and their checks (`options.rs`), the [`openings`], the
-//! schedule and the worker threads (`games.rs`), each engine's process ([`engine`] for Hub,
-//! [`dxp_engine`] for DXP, behind one [`player::Player`]), one
-//! game's refereeing ([`referee`]), the progress and the PDN file while the match runs
-//! (`progress.rs`, [`pdn`]), and the final report (`report.rs`, [`stats`]).
+//! The parts: [`MatchOptions`] and their checks (`options.rs`), the engines and the referee's
+//! settings they give ([`settings`]), the openings ([`crate::openings`]), the schedule and the
+//! worker threads (`games.rs`), each engine's process ([`engine`] for Hub, [`dxp_engine`] for
+//! DXP, behind one [`player::Player`]), one game's refereeing ([`referee`]), the progress and
+//! the PDN file while the match runs (`progress.rs`, [`crate::pdn`]), and the final report
+//! (`report.rs`, [`stats`]).
 //!
 //! See `docs/match.md` for the options, the book format and the output.
 
 pub mod dxp_engine;
 pub mod engine;
 mod games;
-pub mod openings;
 mod options;
-pub mod pdn;
 pub mod player;
 mod progress;
 pub mod referee;
 mod report;
+pub mod settings;
 pub mod stats;
 
 use std::collections::BTreeMap;
@@ -32,10 +32,10 @@ use std::io::Write;
 use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use self::engine::EngineSpec;
 use self::progress::{PdnLog, Progress};
-use self::referee::RefereeConfig;
+use self::settings::{EngineSpec, RefereeConfig};
 use super::CliError;
+use crate::openings::{random_openings, read_book, Opening};
 pub use options::MatchOptions;
 use options::{engine_specs, handshake_timeout, referee_config, sprt_settings};
 
@@ -54,7 +54,7 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
     /// Starts the engines, plays every game, shows them as they end and prints the report.
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let openings = openings::load::<G>(o)?;
+        let openings = load_openings::<G>(o)?;
         let timeout = handshake_timeout(o)?;
         let names = games::start_engines::<G>(&self.specs, timeout)?;
         let jobs = games::schedule(self.specs.len(), o.games, openings.len());
@@ -88,6 +88,22 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         self.out.write_all(report.as_bytes()).map_err(io)?;
         self.out.flush().map_err(io)
+    }
+}
+
+/// The openings the options ask for: the book's, one random opening per pair of games, or
+/// the start position alone.
+fn load_openings<G: Game>(opts: &MatchOptions) -> Result<Vec<Opening<G>>, CliError> {
+    let pairs_per_match = opts.games.div_ceil(2);
+    match &opts.book {
+        Some(path) => read_book::<G>(path),
+        None if opts.random_plies > 0 => {
+            random_openings::<G>(pairs_per_match, opts.random_plies, opts.seed)
+        }
+        None => Ok(vec![Opening {
+            start: G::start(),
+            moves: Vec::new(),
+        }]),
     }
 }
 

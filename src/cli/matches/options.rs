@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use polydam_protocol::lexer::excerpt;
 
-use super::dxp_engine::DxpTarget;
-use super::engine::{split_command, EngineSpec};
-use super::player::Protocol;
-use super::referee::{Adjudication, RefereeConfig, TimeControl};
+use super::settings::{
+    split_command, Adjudication, DxpTarget, EngineSpec, Protocol, RefereeConfig, TimeControl,
+};
 use crate::cli::CliError;
 
 /// Options of `polydam match` (see docs/match.md).

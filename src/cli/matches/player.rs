@@ -6,19 +6,10 @@ use std::time::Duration;
 use polydam_engine::game::{Game, Side};
 use polydam_engine::record::GameRecord;
 
-use super::dxp_engine::{DxpEngine, DxpTarget};
-use super::engine::{Answer, EngineFailure, EngineSpec, HubEngine};
-use super::pdn::PdnResult;
-use super::referee::RefereeConfig;
-
-/// How an engine is reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// Hub on the standard input and output of `EngineSpec::command`.
-    Hub,
-    /// DamExchange over TCP (`--engine dxp:...`).
-    Dxp(DxpTarget),
-}
+use super::dxp_engine::DxpEngine;
+use super::engine::{Answer, EngineFailure, HubEngine};
+use super::settings::{EngineSpec, Protocol, RefereeConfig};
+use crate::pdn::PdnResult;
 
 /// What the referee asks of the engine to move.
 pub struct Turn<'a, G: Game> {

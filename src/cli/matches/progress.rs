@@ -11,9 +11,9 @@ use indicatif::ProgressBar;
 use polydam_engine::game::Game;
 
 use super::games::Finished;
-use super::pdn::{self, PdnGame};
-use super::referee::Opening;
 use crate::cli::CliError;
+use crate::openings::Opening;
+use crate::pdn::{self, PdnGame};
 
 /// The progress on stderr.
 pub(super) struct Progress<'a> {

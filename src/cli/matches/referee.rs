@@ -9,68 +9,16 @@
 
 use std::time::Duration;
 
-use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
-use polydam_engine::record::{EndReason, GameRecord};
+use polydam_engine::game::{Game, MoveStyle, Side};
+use polydam_engine::record::GameRecord;
 
 use super::engine::{quote, EngineFailure};
-use super::pdn::PdnResult;
 use super::player::{Player, Turn};
+use super::settings::{Adjudication, RefereeConfig, TimeControl};
+use crate::openings::Opening;
+use crate::pdn::PdnResult;
+use polydam_protocol::dxp::session::exchange::{self, Decision};
 use polydam_protocol::lexer::excerpt;
-
-/// How much time an engine gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// A fixed time per move, in seconds (`level move-time=S`).
-    MoveTime(f64),
-    /// A clock per side with a Fischer increment, in seconds (`level time=T inc=I`).
-    Clock {
-        /// Starting time of each side.
-        time: f64,
-        /// Added after each move.
-        inc: f64,
-    },
-}
-
-/// Score adjudication.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Adjudication {
-    /// Consecutive plies the scores must agree for.
-    pub plies: usize,
-    /// Both engines' scores at least this large (in men), with the same winner: a win.
-    pub win_score: f64,
-    /// Both engines' scores at most this large (in men): a draw.
-    pub draw_score: f64,
-    /// No draw adjudication before this many plies of the game.
-    pub draw_min_plies: usize,
-}
-
-/// The referee's settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RefereeConfig {
-    /// The time control, if any.
-    pub time_control: Option<TimeControl>,
-    /// A depth limit sent as `level depth=D`, if any.
-    pub depth: Option<u32>,
-    /// A node limit sent as `level nodes=N`, if any.
-    pub nodes: Option<u64>,
-    /// How long a move may take without a clock before the engine forfeits.
-    pub move_timeout: Duration,
-    /// With a clock: how far past its clock an engine may answer and still not lose on time.
-    pub grace: Duration,
-    /// Plies after which the game is drawn (counting the opening's).
-    pub max_plies: usize,
-    /// Score adjudication, if enabled.
-    pub adjudication: Option<Adjudication>,
-}
-
-/// A start position and the opening moves played from it.
-#[derive(Clone, Debug)]
-pub struct Opening<G: Game> {
-    /// The position the game starts from.
-    pub start: G::Position,
-    /// Opening moves, played for both engines.
-    pub moves: Vec<G::Move>,
-}
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,30 +39,14 @@ pub struct GameEnd {
     pub worst_margin: Option<(f64, Side)>,
 }
 
-/// A win for `side`.
-pub fn win_for(side: Side) -> PdnResult {
-    match side {
-        Side::White => PdnResult::WhiteWins,
-        Side::Black => PdnResult::BlackWins,
-    }
-}
-
 /// The result and its reason when the game is over by the variant's rules (the position
-/// decides it, the side to move has no move, or a draw rule applies), else `None`.
+/// decides it, the side to move has no move, or a draw rule applies), else `None`: the rules'
+/// verdict as the DXP session words it.
 pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
-    let (outcome, reason) = record.outcome()?;
-    let mover = G::side_to_move(record.current());
-    let result = match outcome {
-        Outcome::Win => win_for(mover),
-        Outcome::Loss => win_for(mover.opponent()),
-        Outcome::Draw => PdnResult::Draw,
-    };
-    let why = match reason {
-        EndReason::NoMoves => format!("{} has no legal move", mover.name()),
-        EndReason::Decided => "decided by the position".to_owned(),
-        EndReason::Repetition => format!("{}-fold repetition", G::draw_rules().repetitions),
-        EndReason::QuietMoves => "move-count rule".to_owned(),
-        EndReason::EndgameCounter => "endgame move-count rule".to_owned(),
+    let (decision, why) = exchange::rules_end(record)?;
+    let result = match decision {
+        Decision::Win(side) => PdnResult::win_for(side),
+        Decision::Draw => PdnResult::Draw,
     };
     Some((result, why))
 }
@@ -204,7 +136,7 @@ impl ScoreWatch {
                 Side::Black
             };
             return Some((
-                win_for(winner),
+                PdnResult::win_for(winner),
                 format!(
                     "adjudicated: both engines see a win for {} for {} plies",
                     winner.name(),
@@ -276,7 +208,7 @@ fn referee_moves<G: Game>(
         let mut restarts = [false; 2];
         restarts[side.index()] = restart;
         GameEnd {
-            result: win_for(side.opponent()),
+            result: PdnResult::win_for(side.opponent()),
             termination: format!("{} forfeits: {why}", side.name()),
             forfeit: Some((side, why)),
             restart: restarts,
@@ -355,7 +287,7 @@ fn referee_moves<G: Game>(
             Err(EngineFailure::Protocol(why)) => return forfeit(side, why, true, pdn_moves),
             Err(EngineFailure::Resigned) => {
                 let why = format!("{} resigns", side.name());
-                return ended(win_for(side.opponent()), why, pdn_moves);
+                return ended(PdnResult::win_for(side.opponent()), why, pdn_moves);
             }
         };
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {

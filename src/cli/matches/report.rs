@@ -4,9 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::engine::EngineSpec;
 use super::games::Finished;
-use super::referee::{RefereeConfig, TimeControl};
+use super::settings::{EngineSpec, RefereeConfig, TimeControl};
 use super::stats::{self, Sample, Verdict};
 
 /// What the report is made of.

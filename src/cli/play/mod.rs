@@ -297,65 +297,75 @@ impl<G: Game> Table<'_, G> {
                     continue;
                 }
             }
-            match classify(&line) {
-                Input::Empty => {}
-                Input::Quit => return Ok(()),
-                Input::Help => writeln!(out, "{HELP}").map_err(io_err)?,
-                Input::Fen => writeln!(out, "{}", G::fen(self.record.current())).map_err(io_err)?,
-                Input::Moves => {
-                    let texts = self.legal_texts();
-                    writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))
-                        .map_err(io_err)?;
-                }
-                Input::Hint => {
-                    if over.is_some() {
-                        writeln!(out, "error: the game is over").map_err(io_err)?;
-                    } else {
-                        let pos = *self.record.current();
-                        match self.search() {
-                            Some(mv) => {
-                                writeln!(out, "hint: {}", G::move_text(&pos, &mv, MoveStyle::Pdn))
-                                    .map_err(io_err)?
-                            }
-                            None => writeln!(out, "no hint").map_err(io_err)?,
+            match self.answer(classify(&line), over.is_some(), out)? {
+                None => return Ok(()),
+                Some(true) => shown = false,
+                Some(false) => {}
+            }
+        }
+    }
+
+    /// Answers one line of input while the game is `over` or not: `None` to quit, else whether
+    /// the board changed (and is shown again).
+    fn answer(
+        &mut self,
+        input: Input<'_>,
+        over: bool,
+        out: &mut dyn Write,
+    ) -> Result<Option<bool>, CliError> {
+        let mut changed = false;
+        match input {
+            Input::Empty => {}
+            Input::Quit => return Ok(None),
+            Input::Help => writeln!(out, "{HELP}").map_err(io_err)?,
+            Input::Fen => writeln!(out, "{}", G::fen(self.record.current())).map_err(io_err)?,
+            Input::Moves => {
+                let texts = self.legal_texts();
+                writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))
+                    .map_err(io_err)?;
+            }
+            Input::Hint => {
+                if over {
+                    writeln!(out, "error: the game is over").map_err(io_err)?;
+                } else {
+                    let pos = *self.record.current();
+                    match self.search() {
+                        Some(mv) => {
+                            writeln!(out, "hint: {}", G::move_text(&pos, &mv, MoveStyle::Pdn))
+                                .map_err(io_err)?
                         }
+                        None => writeln!(out, "no hint").map_err(io_err)?,
                     }
                 }
-                Input::New => {
-                    self.record = self.initial.clone();
-                    writeln!(out, "new game").map_err(io_err)?;
-                    shown = false;
+            }
+            Input::New => {
+                self.record = self.initial.clone();
+                writeln!(out, "new game").map_err(io_err)?;
+                changed = true;
+            }
+            Input::Undo => match self.undo() {
+                0 => writeln!(out, "error: nothing to undo").map_err(io_err)?,
+                n => {
+                    let plies = if n == 1 { "ply" } else { "plies" };
+                    writeln!(out, "took back {n} {plies}").map_err(io_err)?;
+                    changed = true;
                 }
-                Input::Undo => match self.undo() {
-                    0 => writeln!(out, "error: nothing to undo").map_err(io_err)?,
-                    n => {
-                        writeln!(
-                            out,
-                            "took back {n} {}",
-                            if n == 1 { "ply" } else { "plies" }
-                        )
-                        .map_err(io_err)?;
-                        shown = false;
-                    }
-                },
-                Input::Move(text) => {
-                    if over.is_some() {
-                        writeln!(out, "error: the game is over (undo, new or quit)")
-                            .map_err(io_err)?;
-                    } else if self.engine_to_move() {
-                        writeln!(out, "error: it is the engine's turn").map_err(io_err)?;
-                    } else {
-                        match self.record.push_text(text) {
-                            Ok(_) => shown = false,
-                            Err(e) => {
-                                writeln!(out, "error: {e} (type `moves` for the legal moves)")
-                                    .map_err(io_err)?
-                            }
-                        }
+            },
+            Input::Move(text) => {
+                if over {
+                    writeln!(out, "error: the game is over (undo, new or quit)").map_err(io_err)?;
+                } else if self.engine_to_move() {
+                    writeln!(out, "error: it is the engine's turn").map_err(io_err)?;
+                } else {
+                    match self.record.push_text(text) {
+                        Ok(_) => changed = true,
+                        Err(e) => writeln!(out, "error: {e} (type `moves` for the legal moves)")
+                            .map_err(io_err)?,
                     }
                 }
             }
         }
+        Ok(Some(changed))
     }
 }
 

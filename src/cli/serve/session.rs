@@ -15,7 +15,7 @@ use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
 
 use super::api::{self, CellOut, LegalMove, PieceOut, ResultOut, StateOut, VariantOut};
-use crate::cli::matches::pdn::{self, PdnGame, PdnResult};
+use crate::pdn::{self, PdnGame, PdnResult};
 
 /// Transposition table of each connection's engine, in MiB (eight connections: 256 MiB).
 pub const HASH_MIB: usize = 32;
@@ -362,7 +362,7 @@ impl<G: Game> Table for GameTable<G> {
     }
 
     fn load_pdn(&mut self, text: &str) -> Result<(), String> {
-        let game = api::read_pdn(text)?;
+        let game = pdn::read_pdn(text)?;
         let start = match &game.fen {
             Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
             None => G::start(),

@@ -77,8 +77,8 @@ impl Connection {
                 match load {
                     Load::Fen(fen) => self.table.load_fen(Some(&fen))?,
                     Load::Pdn(pdn) => {
-                        let game = api::read_pdn(&pdn)?;
-                        match api::pdn_variant(&game, self.table.variant())? {
+                        let game = crate::pdn::read_pdn(&pdn)?;
+                        match crate::pdn::pdn_variant(&game, self.table.variant())? {
                             // Another game's PDN: a new table, kept only if the game loads.
                             Some(entry) => {
                                 let mut table = session::new_table(entry.name, None)?;

@@ -1,33 +1,24 @@
-//! The openings of a match: read from a book (`--book`), drawn at random from the start
-//! (`--random-plies`, reproducible for a `--seed`), or the variant's start position.
+//! Openings: a start position and the moves played from it before the engines take over. Read
+//! from a book (`polydam match --book`, `polydam selfplay --book`, `polydam dxp --book`) or
+//! drawn at random from the start (reproducible for a seed).
+
+use std::path::Path;
 
 use polydam_engine::game::{Duplicates, Game};
 use polydam_engine::record::GameRecord;
 use polydam_protocol::lexer::excerpt;
 use polydam_tables::zobrist::splitmix64;
 
-use super::referee::Opening;
-use super::MatchOptions;
 use crate::cli::CliError;
+use crate::pdn;
 
-/// The openings the options ask for: the book's, one random opening per pair of games, or
-/// the start position alone.
-pub fn load<G: Game>(opts: &MatchOptions) -> Result<Vec<Opening<G>>, CliError> {
-    let pairs_per_match = opts.games.div_ceil(2);
-    match &opts.book {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError(format!("cannot read the book {}: {e}", path.display())))?;
-            parse_book::<G>(&text)
-        }
-        None if opts.random_plies > 0 => {
-            random_openings::<G>(pairs_per_match, opts.random_plies, opts.seed)
-        }
-        None => Ok(vec![Opening {
-            start: G::start(),
-            moves: Vec::new(),
-        }]),
-    }
+/// A start position and the opening moves played from it.
+#[derive(Clone, Debug)]
+pub struct Opening<G: Game> {
+    /// The position the game starts from.
+    pub start: G::Position,
+    /// Opening moves, played for both engines.
+    pub moves: Vec<G::Move>,
 }
 
 /// The random openings' generator (also selfplay's): SplitMix64 from a seed, the sequence the
@@ -43,9 +34,16 @@ impl Random {
     }
 }
 
+/// Reads the book file at `path` ([`parse_book`]).
+pub fn read_book<G: Game>(path: &Path) -> Result<Vec<Opening<G>>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read the book {}: {e}", path.display())))?;
+    parse_book::<G>(&text)
+}
+
 /// Reads a book: one opening per line, `#` comments and blank lines skipped. A line is a
-/// position (PDN FEN or Hub string), or moves from the start, or `POSITION;MOVES` (an empty
-/// position or `start` meaning the variant's start).
+/// position (PDN FEN or Hub string), or moves from the start (PDN movetext: move numbers are
+/// allowed), or `POSITION;MOVES` (an empty position or `start` meaning the variant's start).
 pub fn parse_book<G: Game>(text: &str) -> Result<Vec<Opening<G>>, CliError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -70,7 +68,8 @@ pub fn parse_book<G: Game>(text: &str) -> Result<Vec<Opening<G>>, CliError> {
             },
         };
         let mut record = GameRecord::<G>::new(start);
-        for text in moves.split_whitespace() {
+        let moves = pdn::read_moves(moves).map_err(&at)?;
+        for text in &moves {
             record.push_text(text).map_err(|e| {
                 at(format!(
                     "'{}' is neither a position nor moves from it: {e}",

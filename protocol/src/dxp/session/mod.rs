@@ -1,0 +1,454 @@
+//! A DXP session: Polydam playing games on one connection after another, as the initiator
+//! (a GAMEREQ for each game, colours alternating) or the follower (answering GAMEREQs).
+//!
+//! Moves are checked against Polydam's own rules; the clock is the game budget of the GAMEREQ.
+//! An opponent that closes the connection, goes silent past its clock and the timeout, sends a
+//! malformed message or an illegal move ends the game with a report (and a CHAT to the
+//! opponent saying what was wrong), never a hang or a panic. The session prints nothing: it
+//! tells a [`Report`] what to show and hands it every game as it ends. The message exchanges
+//! themselves are in [`exchange`], shared with the match runner's DXP engines.
+
+pub mod exchange;
+mod play;
+
+use std::time::{Duration, Instant};
+
+use polydam_engine::game::{Game, Side};
+use polydam_engine::record::GameRecord;
+use polydam_engine::search::{Limits, Searcher};
+
+use crate::dxp::conn::{Connection, RecvError};
+use crate::dxp::game::{colour, position_from_dxp, position_to_dxp, side};
+use crate::dxp::message::{Acceptance, DxpError, GameAcc, GameReq, Message, VERSION};
+
+use self::exchange::{request_game, rules_end, Listener, RequestError};
+pub use self::exchange::{Deaf, Decision};
+
+/// The pause between two messages sent in a row (see `Connection::set_pacing`): pydraughts
+/// 0.6.7 loses a first MOVE that arrives in the same read as its GAMEACC (docs/dxp.md).
+const PACING: Duration = Duration::from_millis(100);
+
+/// What the session shows and keeps: the front end prints and saves, the session does not.
+pub trait Report<G: Game> {
+    /// A line for the user (a game starting, a CHAT from the opponent).
+    fn say(&mut self, line: &str);
+    /// A problem: the opponent's fault, the connection's, or ours.
+    fn warn(&mut self, line: &str);
+    /// A game that ended, however it ended (to show and save).
+    fn game(&mut self, game: &PlayedGame<'_, G>);
+}
+
+/// A game as it ended.
+pub struct PlayedGame<'a, G: Game> {
+    /// Its number in the session (from 1).
+    pub number: usize,
+    /// The opponent's address.
+    pub peer: &'a str,
+    /// White's name.
+    pub white: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// The game from its start position.
+    pub record: &'a GameRecord<G>,
+    /// Its moves in PDN style.
+    pub moves: &'a [String],
+    /// How it was decided, or `None` when it did not finish.
+    pub decision: Option<Decision>,
+    /// Why it ended.
+    pub why: &'a str,
+}
+
+/// The initiator's requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requests {
+    /// Games to play on each connection (colours alternate).
+    pub games: usize,
+    /// Thinking time per player for the whole game, in minutes (0 = none announced).
+    pub minutes: u16,
+    /// The number of moves of the whole game (0 = no limit).
+    pub moves: u16,
+}
+
+/// How the session plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The name sent in GAMEREQ, GAMEACC and CHAT.
+    pub name: String,
+    /// How long the opponent may take beyond its clock (or per answer without a clock).
+    pub timeout: Duration,
+    /// The limits of each search (depth, nodes, move time); the game's clock is added.
+    pub limits: Limits,
+    /// The initiator's requests, or `None` for a follower.
+    pub initiator: Option<Requests>,
+}
+
+/// Games by how they ended, from Polydam's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games lost.
+    pub losses: usize,
+    /// Games that did not finish.
+    pub unfinished: usize,
+    /// Games, requests and connections that ended on a fault (ours or the opponent's).
+    pub faults: usize,
+}
+
+/// A game about to be played.
+struct GameSpec<G: Game> {
+    start: G::Position,
+    ours: Side,
+    opponent: String,
+    minutes: u16,
+    moves: u16,
+    /// Our stop code in the GAMEEND we send: whether we want no game after this one.
+    stop_after: bool,
+}
+
+/// What the connection is good for after a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum After {
+    /// Another game may follow.
+    GoOn,
+    /// The opponent said (stop code 1) it wants no more games.
+    OpponentStops,
+    /// The connection is closed or no longer trusted.
+    Lost,
+}
+
+/// One process's DXP work: its searcher, its report, its count of games.
+pub struct DxpSession<'a, G: Game> {
+    settings: Settings,
+    searcher: Searcher<G>,
+    report: &'a mut dyn Report<G>,
+    /// The initiator's start positions (empty for a follower).
+    openings: Vec<G::Position>,
+    /// Games started so far (their numbers).
+    played: usize,
+    tally: Tally,
+}
+
+/// The session's [`Listener`] on a connection: CHATs are shown, malformed messages reported
+/// and answered with a CHAT.
+struct Ears<'s, 'a, G: Game> {
+    session: &'s mut DxpSession<'a, G>,
+    who: &'s str,
+}
+
+impl<G: Game> Listener for Ears<'_, '_, G> {
+    fn chat(&mut self, text: &str) {
+        self.session.chat_from(self.who, text);
+    }
+
+    fn malformed(&mut self, text: &str, error: &DxpError) -> Option<String> {
+        Some(self.session.report_malformed(text, &error.to_string()))
+    }
+}
+
+impl<'a, G: Game> DxpSession<'a, G> {
+    /// A session with its searcher, the initiator's start positions (at least one for an
+    /// initiator; empty for a follower) and where its lines and games go.
+    pub fn new(
+        settings: Settings,
+        searcher: Searcher<G>,
+        openings: Vec<G::Position>,
+        report: &'a mut dyn Report<G>,
+    ) -> Self {
+        DxpSession {
+            settings,
+            searcher,
+            report,
+            openings,
+            played: 0,
+            tally: Tally::default(),
+        }
+    }
+
+    /// Games started so far.
+    pub fn played(&self) -> usize {
+        self.played
+    }
+
+    /// The games by how they ended, and the faults.
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// Shows a line of the front end's (a connection opened or closed) among the session's.
+    pub fn say(&mut self, line: &str) {
+        self.report.say(line);
+    }
+
+    /// Reports a problem of the front end's (a connection that could not be accepted).
+    pub fn warn(&mut self, line: &str) {
+        self.report.warn(line);
+    }
+
+    /// Counts a fault found outside the session (a connection that could not be accepted).
+    pub fn count_fault(&mut self) {
+        self.tally.faults += 1;
+    }
+
+    /// Plays on one connection in the role of the settings, until it is done with.
+    pub fn serve(&mut self, conn: &mut Connection) {
+        conn.set_pacing(PACING);
+        match self.settings.initiator {
+            Some(requests) => self.initiate(conn, requests),
+            None => self.follow(conn),
+        }
+    }
+
+    /// A report of a problem that counts as a fault.
+    fn fault(&mut self, line: &str) {
+        self.report.warn(line);
+        self.tally.faults += 1;
+    }
+
+    fn chat_from(&mut self, who: &str, text: &str) {
+        let line = format!("chat from {who}: {}", text.trim_end());
+        self.report.say(&line);
+    }
+
+    /// Reports a malformed message; returns the CHAT telling the opponent (the error alone:
+    /// with the message quoted it may not fit in one CHAT).
+    fn report_malformed(&mut self, text: &str, error: &str) -> String {
+        self.report.warn(&malformed_text(text, error));
+        format!("{}: {error}", self.settings.name)
+    }
+
+    /// Reports a malformed message and tells the opponent; returns the report.
+    fn malformed(&mut self, conn: &mut Connection, text: &str, error: &str) -> String {
+        let chat = self.report_malformed(text, error);
+        let _ = conn.send(&Message::Chat(chat));
+        malformed_text(text, error)
+    }
+
+    /// The initiator: a GAMEREQ per game, colours alternating, each opening twice.
+    fn initiate(&mut self, conn: &mut Connection, requests: Requests) {
+        let games = requests.games;
+        for g in 0..games {
+            let start = self.openings[(g / 2) % self.openings.len()];
+            let ours = if g % 2 == 0 { Side::White } else { Side::Black };
+            let position = if start == G::start() && G::side_to_move(&start) == Side::White {
+                None
+            } else {
+                match position_to_dxp::<G>(&start) {
+                    Ok(p) => Some(p),
+                    Err(e) => return self.fault(&format!("cannot send the start position: {e}")),
+                }
+            };
+            let request = GameReq {
+                version: VERSION,
+                initiator: self.settings.name.clone(),
+                follower_colour: colour(ours.opponent()),
+                minutes: requests.minutes,
+                moves: requests.moves,
+                position,
+            };
+            let Some(follower) = self.await_acceptance(conn, request, g + 1) else {
+                return;
+            };
+            let Ok(follower) = follower else {
+                continue;
+            };
+            let spec = GameSpec {
+                start,
+                ours,
+                opponent: follower,
+                minutes: requests.minutes,
+                moves: requests.moves,
+                stop_after: g + 1 == games,
+            };
+            let why = match self.play(conn, &spec) {
+                After::GoOn => continue,
+                After::OpponentStops => format!(
+                    "the follower wants no more games after game {} of {games}",
+                    self.played
+                ),
+                After::Lost => format!(
+                    "the connection is lost: {} of {games} games not played",
+                    games - g - 1
+                ),
+            };
+            if g + 1 < games {
+                self.fault(&why);
+            }
+            return;
+        }
+    }
+
+    /// Sends request `n` and waits for its GAMEACC: `Some(Ok(name))` when accepted,
+    /// `Some(Err(()))` when this game is refused but another may be asked for, `None` when no
+    /// more games can be played on this connection.
+    fn await_acceptance(
+        &mut self,
+        conn: &mut Connection,
+        request: GameReq,
+        n: usize,
+    ) -> Option<Result<String, ()>> {
+        let deadline = Instant::now() + self.settings.timeout;
+        let mut ears = Ears {
+            session: self,
+            who: "the follower",
+        };
+        let answer = request_game(conn, request, deadline, &mut ears);
+        let why = match answer {
+            Ok(GameAcc {
+                follower,
+                acceptance: Acceptance::Accepted,
+            }) => return Some(Ok(follower)),
+            Ok(GameAcc {
+                follower,
+                acceptance,
+            }) => {
+                self.fault(&format!(
+                    "game request {n}: {follower} {} (code {})",
+                    acceptance.meaning(),
+                    acceptance.digit()
+                ));
+                return (acceptance == Acceptance::NotThisGame).then_some(Err(()));
+            }
+            Err(RequestError::Send(e)) => format!("cannot send the GAMEREQ of game {n}: {e}"),
+            Err(RequestError::Unexpected(kind)) => format!(
+                "game request {n}: expected GAMEACC, got {}; closing the connection",
+                kind.name()
+            ),
+            Err(RequestError::Recv(RecvError::Malformed { text, error })) => {
+                self.malformed(conn, &text, &error.to_string());
+                self.tally.faults += 1;
+                return None;
+            }
+            Err(RequestError::Recv(e)) => format!(
+                "game request {n}: no GAMEACC: {}",
+                recv_text(&e, self.settings.timeout)
+            ),
+        };
+        self.fault(&why);
+        None
+    }
+
+    /// The follower: answers GAMEREQs and plays, until the initiator closes the connection
+    /// (or stays silent for the timeout between games).
+    fn follow(&mut self, conn: &mut Connection) {
+        loop {
+            let deadline = Instant::now() + self.settings.timeout;
+            match conn.recv(deadline) {
+                Ok(Message::GameReq(req)) => {
+                    let Some(spec) = self.accept(conn, &req) else {
+                        continue;
+                    };
+                    if self.play(conn, &spec) == After::Lost {
+                        return;
+                    }
+                }
+                Ok(Message::Chat(text)) => self.chat_from("the initiator", &text),
+                Ok(Message::BackReq { .. }) => {
+                    let _ = conn.send(&Message::BackAcc(1));
+                }
+                // A GAMEEND between games (pydraughts says goodbye with one): nothing to end.
+                Ok(Message::GameEnd(_)) => {}
+                Ok(other) => {
+                    let kind = other.kind().name();
+                    self.report
+                        .warn(&format!("ignored a {kind} outside a game"));
+                    let chat = format!("{}: ignored a {kind} outside a game", self.settings.name);
+                    let _ = conn.send(&Message::Chat(chat));
+                }
+                Err(RecvError::Malformed { text, error }) => {
+                    self.malformed(conn, &text, &error.to_string());
+                    self.tally.faults += 1;
+                }
+                Err(RecvError::Closed { partial: false }) => return,
+                Err(RecvError::Timeout) => {
+                    let secs = self.settings.timeout.as_secs_f64();
+                    let line = format!("no GAMEREQ within {secs:.0} s; closing the connection");
+                    return self.report.warn(&line);
+                }
+                Err(e) => {
+                    let why = recv_text(&e, self.settings.timeout);
+                    return self.fault(&format!("between games: {why}"));
+                }
+            }
+        }
+    }
+
+    /// Answers a GAMEREQ: the game to play, or `None` after refusing it (and saying why).
+    fn accept(&mut self, conn: &mut Connection, req: &GameReq) -> Option<GameSpec<G>> {
+        let name = self.settings.name.clone();
+        let start = match acceptable::<G>(req) {
+            Ok(start) => start,
+            Err((code, why)) => {
+                let who = if req.initiator.is_empty() {
+                    "the initiator"
+                } else {
+                    &req.initiator
+                };
+                self.fault(&format!("refused the GAMEREQ of {who}: {why}"));
+                let _ = conn.send(&Message::Chat(format!("{name} refuses the game: {why}")));
+                let _ = conn.send(&Message::GameAcc(GameAcc {
+                    follower: name,
+                    acceptance: code,
+                }));
+                return None;
+            }
+        };
+        let accepted = Message::GameAcc(GameAcc {
+            follower: name,
+            acceptance: Acceptance::Accepted,
+        });
+        if let Err(e) = conn.send(&accepted) {
+            self.fault(&format!("cannot send GAMEACC: {e}"));
+            return None;
+        }
+        Some(GameSpec {
+            start,
+            ours: side(req.follower_colour),
+            opponent: req.initiator.clone(),
+            minutes: req.minutes,
+            moves: req.moves,
+            stop_after: false,
+        })
+    }
+}
+
+/// The start position of a GAMEREQ the follower can play, or the code and reason to refuse it.
+fn acceptable<G: Game>(req: &GameReq) -> Result<G::Position, (Acceptance, String)> {
+    if req.version != VERSION {
+        let why = format!("protocol version {:02}, not 01", req.version);
+        return Err((Acceptance::WrongVersion, why));
+    }
+    let start = match &req.position {
+        None => G::start(),
+        Some(p) => {
+            position_from_dxp::<G>(p).map_err(|e| (Acceptance::NotThisGame, e.to_string()))?
+        }
+    };
+    if let Some((_, why)) = rules_end(&GameRecord::<G>::new(start)) {
+        let why = format!("the game is already over in this position ({why})");
+        return Err((Acceptance::NotThisGame, why));
+    }
+    Ok(start)
+}
+
+/// A malformed message in words.
+fn malformed_text(text: &str, error: &str) -> String {
+    if text.is_empty() {
+        format!("malformed message: {error}")
+    } else {
+        format!(
+            "malformed message '{}': {error}",
+            crate::dxp::conn::excerpt(text)
+        )
+    }
+}
+
+/// A receive error in words, the timeout included.
+fn recv_text(e: &RecvError, timeout: Duration) -> String {
+    match e {
+        RecvError::Timeout => format!("no message within {:.1} s", timeout.as_secs_f64()),
+        other => other.to_string(),
+    }
+}

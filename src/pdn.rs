@@ -1,0 +1,566 @@
+//! PDN, the text format of draughts games: writing finished games ([`write_game`]) and reading
+//! the first game of a text ([`read_pdn`]), with the variant its tags call for
+//! ([`pdn_variant`]). The match runner and `polydam dxp` write their games here, the web board
+//! reads and writes its game, and a book line's moves ([`crate::openings::parse_book`]) are read
+//! as PDN movetext.
+//!
+//! Written tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result`
+//! (`*` for a game that did not finish), then `GameType` for the variants PDN numbers or
+//! `Variant` otherwise, `FEN` when the game does not start from the variant's start position (or
+//! when its GameType is another game's, as Frysk! is written as Frisian), and `Termination`
+//! with the referee's reason. The GameType and the result style are the variant's registry
+//! row's ([`VariantEntry`] `pdn_game_type`, `pdn_result`).
+
+use std::fmt::Write as _;
+
+use std::iter::Peekable;
+use std::str::Chars;
+
+use polydam_engine::game::Side;
+use polydam_engine::variants::{lookup, PdnResultStyle, VariantEntry, VARIANTS};
+use polydam_protocol::lexer::excerpt;
+
+/// The game's result from White's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Drawn.
+    Draw,
+}
+
+impl PdnResult {
+    /// A win for `side`.
+    pub fn win_for(side: Side) -> PdnResult {
+        match side {
+            Side::White => PdnResult::WhiteWins,
+            Side::Black => PdnResult::BlackWins,
+        }
+    }
+}
+
+/// One finished game, ready to be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnGame {
+    /// The `Event` tag (`polydam match`, `polydam dxp`).
+    pub event: String,
+    /// The `Site` tag (`?` when there is nothing to say).
+    pub site: String,
+    /// The variant's registry name.
+    pub variant: String,
+    /// Round number (the game number in the match).
+    pub round: usize,
+    /// Date as `YYYY.MM.DD`.
+    pub date: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result, or `None` for a game that did not finish (written `*`).
+    pub result: Option<PdnResult>,
+    /// The start position's FEN when it is not the variant's start.
+    pub fen: Option<String>,
+    /// Why the game ended.
+    pub termination: String,
+    /// The moves in PDN style, from the start position.
+    pub moves: Vec<String>,
+    /// Whether the first move is the second player's (numbered `1...`).
+    pub second_player_starts: bool,
+}
+
+/// The PDN `GameType` tag value of a variant (its registry row's), when PDN numbers it.
+pub fn game_type(variant: &str) -> Option<String> {
+    lookup(variant).ok()?.pdn_game_type.tag_value()
+}
+
+/// The result token in the variant's style (its registry row's): `1-0`, `0-1`, `1/2-1/2` for
+/// checkers (English and pool, as their PDN files write it), `2-0`, `0-2`, `1-1` for draughts,
+/// and for an unknown name.
+pub fn result_text(variant: &str, result: PdnResult) -> &'static str {
+    let style = lookup(variant).map_or(PdnResultStyle::Draughts, |v| v.pdn_result);
+    match (style, result) {
+        (PdnResultStyle::Checkers, PdnResult::WhiteWins) => "1-0",
+        (PdnResultStyle::Checkers, PdnResult::BlackWins) => "0-1",
+        (PdnResultStyle::Checkers, PdnResult::Draw) => "1/2-1/2",
+        (PdnResultStyle::Draughts, PdnResult::WhiteWins) => "2-0",
+        (PdnResultStyle::Draughts, PdnResult::BlackWins) => "0-2",
+        (PdnResultStyle::Draughts, PdnResult::Draw) => "1-1",
+    }
+}
+
+/// A tag value with its quotes and backslashes escaped.
+fn tag(out: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let _ = writeln!(out, "[{name} \"{escaped}\"]");
+}
+
+/// The game as PDN text, ending with a blank line.
+pub fn write_game(game: &PdnGame) -> String {
+    let mut out = String::new();
+    let result = game.result.map_or("*", |r| result_text(&game.variant, r));
+    tag(&mut out, "Event", &game.event);
+    tag(&mut out, "Site", &game.site);
+    tag(&mut out, "Date", &game.date);
+    tag(&mut out, "Round", &game.round.to_string());
+    tag(&mut out, "White", &game.white);
+    tag(&mut out, "Black", &game.black);
+    tag(&mut out, "Result", result);
+    match game_type(&game.variant) {
+        Some(value) => tag(&mut out, "GameType", &value),
+        None => tag(&mut out, "Variant", &game.variant),
+    }
+    // A variant written under another game's GameType names its start.
+    let fen = game.fen.clone().or_else(|| {
+        let v = lookup(&game.variant).ok()?;
+        v.pdn_game_type.needs_fen().then(|| (v.start_fen)())
+    });
+    if let Some(fen) = &fen {
+        tag(&mut out, "FEN", fen);
+    }
+    tag(&mut out, "Termination", &game.termination);
+    out.push('\n');
+    let mut tokens = Vec::new();
+    let offset = usize::from(game.second_player_starts);
+    for (i, mv) in game.moves.iter().enumerate() {
+        let ply = i + offset;
+        // The move number stays on the line of its move.
+        if ply % 2 == 0 {
+            tokens.push(format!("{}. {mv}", ply / 2 + 1));
+        } else if i == 0 {
+            tokens.push(format!("{}... {mv}", ply / 2 + 1));
+        } else {
+            tokens.push(mv.clone());
+        }
+    }
+    tokens.push(result.to_owned());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// A PDN game as read: the `FEN`, `GameType` and `Variant` tags and the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PdnRead {
+    /// The `FEN` tag's value, if any.
+    pub fen: Option<String>,
+    /// The `GameType` tag's value (`20`, `31,W,8,8,N2,0`), if any.
+    pub game_type: Option<String>,
+    /// The `Variant` tag's value, if any (Polydam writes it for games the PDN standard does
+    /// not number).
+    pub variant: Option<String>,
+    /// The moves, as written.
+    pub moves: Vec<String>,
+}
+
+impl PdnRead {
+    /// Keeps a tag's value when it is one of those read.
+    fn set_tag(&mut self, name: &str, value: String) {
+        if name.eq_ignore_ascii_case("FEN") {
+            self.fen = Some(value);
+        } else if name.eq_ignore_ascii_case("GameType") {
+            self.game_type = Some(value);
+        } else if name.eq_ignore_ascii_case("Variant") {
+            self.variant = Some(value);
+        }
+    }
+}
+
+/// Reads the first game of a PDN text: its tags (`FEN`, `GameType`, `Variant`) and its moves,
+/// without move numbers, comments (`{...}`, `;` to the end of the line), variations (`(...)`),
+/// annotation glyphs (`$1`, `!`, `?`) and the result.
+pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
+    let mut out = PdnRead::default();
+    let tokens = scan(text, &mut out)?;
+    out.moves = moves_of(tokens);
+    Ok(out)
+}
+
+/// The moves of PDN movetext (no tags): move numbers, comments, variations, glyphs and the
+/// result left out, as [`read_pdn`] reads them.
+pub fn read_moves(text: &str) -> Result<Vec<String>, String> {
+    read_pdn(text).map(|game| game.moves)
+}
+
+/// Splits the first game of `text` into its tags (kept in `out`) and the tokens of its
+/// movetext outside comments and variations.
+fn scan(text: &str, out: &mut PdnRead) -> Result<Vec<String>, String> {
+    let mut chars = text.chars().peekable();
+    let mut token = String::new();
+    let mut tokens = Vec::new();
+    let mut depth = 0usize;
+    let flush = |token: &mut String, tokens: &mut Vec<String>| {
+        if !token.is_empty() {
+            tokens.push(std::mem::take(token));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                flush(&mut token, &mut tokens);
+                if !chars.by_ref().any(|c| c == '}') {
+                    return Err("a comment '{' is never closed".into());
+                }
+            }
+            ';' => {
+                flush(&mut token, &mut tokens);
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => {
+                flush(&mut token, &mut tokens);
+                depth += 1;
+            }
+            ')' => {
+                flush(&mut token, &mut tokens);
+                if depth == 0 {
+                    return Err("')' closes no variation".into());
+                }
+                depth -= 1;
+            }
+            '[' if depth == 0 => {
+                flush(&mut token, &mut tokens);
+                if !tokens.is_empty() {
+                    // The next game's tags: only the first game is read.
+                    break;
+                }
+                let tag = read_tag(&mut chars)?;
+                let (name, value) = tag
+                    .trim()
+                    .split_once(char::is_whitespace)
+                    .unwrap_or((&tag, ""));
+                out.set_tag(name, value.trim().trim_matches('"').trim().to_string());
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut tokens),
+            _ if depth > 0 => {}
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut tokens);
+    if depth > 0 {
+        return Err("a variation '(' is never closed".into());
+    }
+    Ok(tokens)
+}
+
+/// The inside of a tag after its `[`, up to its `]` (quoted text may hold `]` and escaped
+/// quotes).
+fn read_tag(chars: &mut Peekable<Chars<'_>>) -> Result<String, String> {
+    let mut tag = String::new();
+    let mut in_quotes = false;
+    let mut escaped = false;
+    for c in chars.by_ref() {
+        if in_quotes && escaped {
+            escaped = false;
+        } else if in_quotes && c == '\\' {
+            escaped = true;
+            continue;
+        } else if c == '"' {
+            in_quotes = !in_quotes;
+        } else if c == ']' && !in_quotes {
+            return Ok(tag);
+        }
+        tag.push(c);
+    }
+    Err(format!("the tag '[{}' is never closed", excerpt(&tag)))
+}
+
+/// The moves among movetext tokens, up to the result: move numbers (alone, `12.`, `12...`,
+/// or glued to their move, `12.32-28`), glyphs (`$1`, `!`, `?`) left out.
+fn moves_of(tokens: Vec<String>) -> Vec<String> {
+    let mut moves = Vec::new();
+    for t in tokens {
+        if matches!(
+            t.as_str(),
+            "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0"
+        ) {
+            break;
+        }
+        if t.starts_with('$') {
+            continue;
+        }
+        let body = t.trim_start_matches(|c: char| c.is_ascii_digit());
+        let body = if body.len() < t.len() && body.starts_with('.') {
+            body.trim_start_matches('.')
+        } else {
+            t.as_str()
+        };
+        let body = body.trim_end_matches(['!', '?']);
+        if !body.is_empty() {
+            moves.push(body.to_string());
+        }
+    }
+    moves
+}
+
+/// The variant a PDN game's tags call for when it is not `current`: the one its `Variant` tag
+/// names, else one with its `GameType` (the exact tag value first, then the number alone; a
+/// game whose number `current` shares, as Frysk! shares Frisian's, stays in `current`).
+/// `None` keeps `current`; a tag naming no game Polydam plays is an error.
+pub fn pdn_variant(
+    game: &PdnRead,
+    current: &'static VariantEntry,
+) -> Result<Option<&'static VariantEntry>, String> {
+    if let Some(name) = &game.variant {
+        let entry = lookup(name).map_err(|_| {
+            format!(
+                "the Variant tag names '{}', which is no game Polydam plays",
+                excerpt(name)
+            )
+        })?;
+        return Ok((entry.name != current.name).then_some(entry));
+    }
+    let Some(wanted) = &game.game_type else {
+        return Ok(None);
+    };
+    let wanted: String = wanted.chars().filter(|c| !c.is_whitespace()).collect();
+    let number = |value: &str| value.split(',').next().map(str::to_string);
+    let tag = |v: &VariantEntry| v.pdn_game_type.tag_value();
+    if tag(current).as_deref() == Some(wanted.as_str()) {
+        return Ok(None);
+    }
+    if let Some(entry) = VARIANTS
+        .iter()
+        .find(|v| tag(v).as_deref() == Some(wanted.as_str()))
+    {
+        return Ok(Some(entry));
+    }
+    let wanted_number = number(&wanted);
+    if tag(current).and_then(|t| number(&t)) == wanted_number {
+        return Ok(None);
+    }
+    VARIANTS
+        .iter()
+        .find(|v| tag(v).and_then(|t| number(&t)) == wanted_number)
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "the GameType tag '{}' is no game Polydam plays",
+                excerpt(&wanted)
+            )
+        })
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(20_513), (2026, 3, 1));
+    }
+
+    #[test]
+    fn game_types_and_result_styles() {
+        for (variant, value) in [
+            ("international", Some("20")),
+            ("english", Some("21")),
+            ("italian", Some("22")),
+            ("pool", Some("23")),
+            ("spanish", Some("24")),
+            ("russian", Some("25")),
+            ("brazilian", Some("26")),
+            ("czech", Some("29")),
+            ("turkish", Some("30")),
+            ("killer", None),
+            ("seesaw", None),
+            ("frisian", Some("40")),
+            ("frysk", Some("40")),
+            ("canadian", Some("27")),
+            ("srilankan", Some("27,W,12,12,N2,1")),
+            ("thai", Some("31,W,8,8,N2,0")),
+            ("no-such-game", None),
+        ] {
+            assert_eq!(game_type(variant).as_deref(), value, "{variant}");
+        }
+        for (variant, tokens) in [
+            ("english", ["1-0", "0-1", "1/2-1/2"]),
+            ("pool", ["1-0", "0-1", "1/2-1/2"]),
+            ("russian", ["2-0", "0-2", "1-1"]),
+            ("seesaw", ["2-0", "0-2", "1-1"]),
+            ("no-such-game", ["2-0", "0-2", "1-1"]),
+        ] {
+            let results = [PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw];
+            assert_eq!(
+                results.map(|r| result_text(variant, r)),
+                tokens,
+                "{variant}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_short_game() {
+        let game = PdnGame {
+            event: "polydam match".into(),
+            site: "?".into(),
+            variant: "international".into(),
+            round: 3,
+            date: "2026.11.22".into(),
+            white: "A".into(),
+            black: "B \"x\"".into(),
+            result: Some(PdnResult::BlackWins),
+            fen: None,
+            termination: "illegal move 50-45 by A".into(),
+            moves: vec!["32-28".into(), "19-23".into(), "28x19".into()],
+            second_player_starts: false,
+        };
+        let text = write_game(&game);
+        assert!(text.contains("[Round \"3\"]\n"));
+        assert!(text.contains("[Black \"B \\\"x\\\"\"]\n"));
+        assert!(text.contains("[Result \"0-2\"]\n[GameType \"20\"]\n"));
+        assert!(
+            text.ends_with("\n1. 32-28 19-23 2. 28x19 0-2\n\n"),
+            "{text}"
+        );
+        let game = PdnGame {
+            variant: "seesaw".into(),
+            moves: vec!["a".into(), "b".into()],
+            second_player_starts: true,
+            result: Some(PdnResult::Draw),
+            fen: Some("F".into()),
+            ..game
+        };
+        let text = write_game(&game);
+        assert!(text.contains("[Variant \"seesaw\"]\n[FEN \"F\"]\n"));
+        assert!(text.ends_with("\n1... a 2. b 1-1\n\n"), "{text}");
+        let text = write_game(&PdnGame {
+            result: None,
+            ..game
+        });
+        assert!(text.contains("[Result \"*\"]\n"), "{text}");
+        assert!(text.ends_with("\n1... a 2. b *\n\n"), "{text}");
+    }
+
+    #[test]
+    fn the_new_classics_have_their_game_types() {
+        let game = |variant: &str| PdnGame {
+            event: "polydam match".into(),
+            site: "?".into(),
+            variant: variant.into(),
+            round: 1,
+            date: "2026.11.22".into(),
+            white: "A".into(),
+            black: "B".into(),
+            result: Some(PdnResult::Draw),
+            fen: None,
+            termination: "draw".into(),
+            moves: Vec::new(),
+            second_player_starts: false,
+        };
+        let frisian = write_game(&game("frisian"));
+        assert!(
+            frisian.contains("[GameType \"40\"]\n[Termination"),
+            "{frisian}"
+        );
+        // Frysk! is Frisian from its own start, as pydraughts writes it.
+        let frysk = write_game(&game("frysk"));
+        assert!(
+            frysk.contains("[GameType \"40\"]\n[FEN \"W:W46-50:B1-5\"]\n"),
+            "{frysk}"
+        );
+        let canadian = write_game(&game("canadian"));
+        assert!(
+            canadian.contains("[GameType \"27\"]\n[Termination"),
+            "{canadian}"
+        );
+        let thai = write_game(&game("thai"));
+        assert!(thai.contains("[GameType \"31,W,8,8,N2,0\"]\n"), "{thai}");
+    }
+
+    #[test]
+    fn pdn_games_read_their_fen_and_moves() {
+        let text = r#"[Event "x; y"]
+[FEN "W:W31-50:B1-20"]
+1. 32-28 {a comment (with brackets)} 19-23 2.28x19 14x23! (2... 13x24 3. 40-35) $1
+3. 37-32 ; to the end
+2-0
+[Event "next"]
+1. 33-29"#;
+        let game = read_pdn(text).expect("a game");
+        assert_eq!(game.fen.as_deref(), Some("W:W31-50:B1-20"));
+        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23", "37-32"]);
+        assert!(read_pdn("1. 32-28 {open").is_err());
+        assert!(read_pdn("1. 32-28 (19-23").is_err());
+        assert!(read_pdn("[FEN \"W:W31").is_err());
+        assert_eq!(read_pdn("").map(|g| g.moves.len()), Ok(0));
+    }
+
+    #[test]
+    fn pdn_tags_choose_the_variant() {
+        let entry = |name| polydam_engine::variants::lookup(name).expect("registered");
+        let pick = |text: &str, current| {
+            let game = read_pdn(text).expect("a game");
+            pdn_variant(&game, entry(current)).map(|v| v.map(|v| v.name))
+        };
+        assert_eq!(
+            pick("[GameType \"20\"] 1. 32-28", "international"),
+            Ok(None)
+        );
+        assert_eq!(pick("1. 32-28", "turkish"), Ok(None));
+        assert_eq!(
+            pick("[GameType \"25\"] 1. c3-d4", "international"),
+            Ok(Some("russian"))
+        );
+        assert_eq!(
+            pick("[GameType \"21\"]", "international"),
+            Ok(Some("english"))
+        );
+        // Frysk! is written under Frisian's number: it stays Frysk!.
+        assert_eq!(pick("[GameType \"40\"]", "frysk!"), Ok(None));
+        assert_eq!(
+            pick("[GameType \"40\"]", "international"),
+            Ok(Some("frisian"))
+        );
+        assert_eq!(
+            pick("[Variant \"Turkish\"]", "international"),
+            Ok(Some("turkish"))
+        );
+        assert_eq!(pick("[Variant \"turkish\"]", "turkish"), Ok(None));
+        assert!(pick("[Variant \"chess\"]", "international").is_err_and(|e| e.contains("'chess'")));
+        assert!(pick("[GameType \"3\"]", "international")
+            .is_err_and(|e| e.contains("GameType tag '3'")));
+    }
+}
