@@ -45,17 +45,13 @@ impl std::fmt::Display for RecvError {
     }
 }
 
-/// At most 60 characters of `text`, control characters escaped.
+/// The engine's excerpt of `text` ([`polydam_engine::text::excerpt`]), control characters
+/// escaped: a DXP peer may send any byte.
 pub(crate) fn excerpt(text: &str) -> String {
-    let mut out: String = text
+    polydam_engine::text::excerpt(text)
         .chars()
-        .take(60)
         .flat_map(char::escape_default)
-        .collect();
-    if text.chars().count() > 60 {
-        out.push_str("...");
-    }
-    out
+        .collect()
 }
 
 /// One DXP connection.

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use polydam_engine::egtb::{slices, Material, TableGame, TableProbe, TableSet, TableVisitor, Wdl};
 use polydam_engine::game::{Duplicates, MoveStyle};
+use polydam_engine::text::excerpt;
 use polydam_engine::variants::dispatch_tables;
 
 use super::setup::PositionArgs;
@@ -194,7 +195,7 @@ fn materials(names: &[String]) -> Result<Vec<Material>, CliError> {
                 CliError(format!(
                     "--only: '{}' is not a slice name (like m0k4-m0k1: men and kings of the \
                      side to move, then of the other side)",
-                    n.chars().take(20).collect::<String>()
+                    excerpt(n)
                 ))
             })
         })

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use polydam_engine::text::excerpt;
 use polydam_engine::variants::{VariantEntry, VARIANTS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -115,18 +116,9 @@ struct SearchFields {
     depth: Option<i64>,
 }
 
-/// The first 40 characters of `text`, for messages that quote the input.
-pub fn short(text: &str) -> String {
-    let mut out: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        out.push_str("...");
-    }
-    out
-}
-
 /// A list of cells as `a, b, c`, shortened.
 pub fn short_list(items: &[String]) -> String {
-    let shown: Vec<String> = items.iter().take(12).map(|s| short(s)).collect();
+    let shown: Vec<String> = items.iter().take(12).map(|s| excerpt(s)).collect();
     let more = if items.len() > 12 { ", ..." } else { "" };
     format!("{}{more}", shown.join(", "))
 }
@@ -215,7 +207,7 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
         }
         other => Err(format!(
             "unknown message type '{}' (known: {})",
-            short(other),
+            excerpt(other),
             REQUEST_TYPES.join(", ")
         )),
     }

@@ -11,6 +11,7 @@ use std::time::Duration;
 use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
+use polydam_engine::text::excerpt;
 use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
 
@@ -379,12 +380,12 @@ impl<G: Game> Table for GameTable<G> {
                 return Err(format!(
                     "move {} ('{}'): the game was already over",
                     i + 1,
-                    api::short(mv)
+                    excerpt(mv)
                 ));
             }
             record
                 .push_text(mv)
-                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, api::short(mv)))?;
+                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, excerpt(mv)))?;
         }
         self.record = record;
         self.changed();
