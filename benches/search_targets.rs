@@ -1,4 +1,4 @@
-//! The search figures issue 3 asks for, measured in one run so that they share the machine's
+//! The search's speed figures (docs/speed.md), measured in one run so that they share the machine's
 //! load (run with `cargo bench --bench search_targets`; add `-- --quick` for one round):
 //!
 //! 1. single-thread nodes per second from an International middle game (target: 5 million);

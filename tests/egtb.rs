@@ -1,4 +1,4 @@
-//! Endgame tables (issue 17): the backward move generator against the forward one, small
+//! Endgame tables: the backward move generator against the forward one, small
 //! builds verified, the known results they must show, damaged and missing files, and the
 //! search playing with them.
 //!
@@ -947,7 +947,7 @@ fn egtb_search_converts_wins_and_holds_draws() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Inside the tree a table win scores less the farther it is from the root (issue 17: shorter
+/// Inside the tree a table win scores less the farther it is from the root (shorter
 /// wins preferred): from these uncovered English roots (4 pieces, tables of 3) every move but
 /// one reaches a 2-kings-against-1 table win 4 plies later than that one, with the same
 /// material, so only the ply makes the difference; the search must pick that move, with the

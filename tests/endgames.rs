@@ -1,4 +1,4 @@
-//! Endgames that a variant's rules make winnable (issue 5): two kings against one under
+//! Endgames that a variant's rules make winnable: two kings against one under
 //! `constitutional`, three against one under `dbc-killer-light`. In International and in `dbc`
 //! the same positions are draws (the lone king keeps to the long diagonal), so each test checks
 //! both: the parent variant's search sees no win, and under the variant the engine, playing

@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn threads_are_capped_at_twice_the_cores() {
-        // Issue 21: 256 threads on 2 cores broke the move time and took a second to stop.
+        // 256 threads on 2 cores once broke the move time and took a second to stop.
         let max = max_threads();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
         assert_eq!(max, (2 * cores).clamp(2, 256));

@@ -203,7 +203,7 @@ fn bad_input_exits_with_status_2_and_a_message() {
 
 #[test]
 fn a_table_beyond_the_machine_is_refused_with_status_2() {
-    // Issue 21: `--hash 100000` aborted (status 134); `--hash 18446744073709551615` and
+    // `--hash 100000` once aborted (status 134); `--hash 18446744073709551615` and
     // `--hash 17592186044416` panicked in tt.rs ("index out of bounds: the len is 0").
     let too_big =
         "cannot allocate a hash table of 100000 MiB: this machine can give at most 87 MiB";
@@ -230,7 +230,7 @@ fn a_table_beyond_the_machine_is_refused_with_status_2() {
 
 #[test]
 fn perft_depth_0_counts_the_root() {
-    // Issue 21: `perft -d 0` printed nothing and exited 0.
+    // `perft -d 0` once printed nothing and exited 0.
     let o = polydam(&["perft", "-d", "0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "depth 0 nodes 1 time 0.000 nps 0\n");
@@ -238,7 +238,7 @@ fn perft_depth_0_counts_the_root() {
 
 #[test]
 fn negative_numbers_name_the_argument_and_its_range() {
-    // Issue 21: `-d -5` and `--movetime -1` gave clap's "unexpected argument '-5' found".
+    // `-d -5` and `--movetime -1` once gave clap's "unexpected argument '-5' found".
     fails_with(
         &["analyse", "-d", "-5"],
         "--depth must be an integer from 1 to",

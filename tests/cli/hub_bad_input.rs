@@ -198,7 +198,7 @@ const SMALL_MACHINE: [(&str, &str); 1] = [("POLYDAM_AVAILABLE_MIB", "100")];
 
 #[test]
 fn hash_beyond_the_machine_is_refused_and_the_table_kept() {
-    // Issue 21: `set-param name=hash value=32768` aborted the process (status 134) on a
+    // `set-param name=hash value=32768` once aborted the process (status 134) on a
     // 24 GiB machine; the advertised maximum is now what the machine can give.
     let script = concat!(
         "> hub\n<~ param name=hash value=64 type=int min=1 max=87\n<~ wait\n",

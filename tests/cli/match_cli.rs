@@ -428,7 +428,7 @@ fn bad_input_is_an_error_with_status_2() {
 
 #[test]
 fn an_engine_refusing_its_options_stops_the_match() {
-    // Issue 21: `--engine-option 1:bogus=1` or `1:hash=99999999` was refused by the engine
+    // Once, `--engine-option 1:bogus=1` or `1:hash=99999999` was refused by the engine
     // and the refusal silently ignored; the games went on with the engine's defaults.
     let e = polydam_engine();
     for (option, said) in [

@@ -204,8 +204,8 @@ impl TimeBudget {
         let moves = c.moves_to_go.unwrap_or(30).clamp(1, 50);
         // Every move costs its fixed cost on top of its thinking, so the fixed cost of the
         // moves planned for is set aside first: otherwise a long game without increment pays
-        // it out of the safety margin, move after move, until the flag falls (issue 21: lost
-        // on time past ply 164 with the clock at 0-0.8 ms). Once the clock is down to that
+        // it out of the safety margin, move after move, until the flag falls (a game was
+        // lost on time past ply 164 with the clock at 0-0.8 ms). Once the clock is down to that
         // reserve, moves are answered at once, for a fraction of that cost each, so the
         // reserve lasts for far more moves than it was planned for.
         let cost = move_cost.max(MIN_MOVE_COST);

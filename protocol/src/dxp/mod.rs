@@ -9,8 +9,10 @@
 //! - [`game`]: positions and moves of the wire as a variant's own, with the variant's checks
 //!   (an illegal GAMEREQ position, a move that is not legal in the game's position).
 //!
-//! The sessions that play games (`polydam dxp`, and the match runner's DXP engines) live in the
-//! `polydam` program; the protocol is summed up in `docs/dxp.md`.
+//! - [`session`]: the session that plays games, as initiator or follower, used by `polydam dxp`
+//!   and by the match runner's DXP engines; it prints nothing and reports through a trait.
+//!
+//! The protocol is summed up in `docs/dxp.md`.
 //!
 //! [`DxpError`]: message::DxpError
 

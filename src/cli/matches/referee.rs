@@ -75,7 +75,7 @@ fn level_lines(config: &RefereeConfig, clock_left: f64) -> Vec<String> {
 ///
 /// A clock below zero stays below zero (the engine is told `time=0`): the grace is one
 /// tolerance for the whole game, for pipe latency and scheduling, not a fresh allowance per
-/// move (issue 21: resetting the clock to zero let an engine out of time play whole games).
+/// move (resetting the clock to zero once let an engine out of time play whole games).
 fn charge_clock(clock_left: f64, used: f64, inc: f64, grace: Duration) -> Result<f64, String> {
     let left = clock_left - used;
     if left < -grace.as_secs_f64() {
