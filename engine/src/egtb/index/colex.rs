@@ -6,7 +6,8 @@ use super::ManSquares;
 /// Binomial coefficients `C(n, k)` for `n < 65`, `k < 9`.
 static BINOMIAL: [[u64; 9]; 65] = binomials();
 
-pub(super) const fn binomials() -> [[u64; 9]; 65] {
+/// The table of [`BINOMIAL`], by Pascal's triangle at compile time.
+const fn binomials() -> [[u64; 9]; 65] {
     let mut t = [[0u64; 9]; 65];
     let mut n = 0;
     while n < 65 {
