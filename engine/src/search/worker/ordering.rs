@@ -47,7 +47,10 @@ impl<G: Game> Heuristics<G> {
         side * G::MOVE_INDEX_BOUND.max(1) + i
     }
 
-    #[inline]
+    /// Moves the history score of `mv` in `pos` by `bonus`, less as it nears the cap.
+    ///
+    /// Inlined into the move loop's cutoff, as it was when the loop lived in one function.
+    #[inline(always)]
     fn update_history(&mut self, pos: &G::Position, mv: &G::Move, bonus: i32) {
         let h = &mut self.history[Self::history_slot(pos, mv)];
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
