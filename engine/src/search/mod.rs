@@ -323,52 +323,14 @@ impl<G: Game> Searcher<G> {
             // microseconds, where starting the helpers alone would cost more.
             limits.depth = Some(limits.depth.unwrap_or(Depth(2)).min(Depth(2)));
         }
-        let limits = &limits;
         let clockwork = Clockwork {
             control,
-            limits: *limits,
+            limits,
             started,
             budget,
         };
-
-        if moves.is_empty() {
-            let score = match G::decided(&pos) {
-                Some(o) => worker::outcome_score(o, Ply::ROOT),
-                None => worker::outcome_score(G::no_move_outcome(&pos), Ply::ROOT),
-            };
-            wait_for_release(&clockwork);
-            return SearchResult {
-                best_move: None,
-                ponder_move: None,
-                score,
-                depth: Depth::ZERO,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: Vec::new(),
-                table_hits: 0,
-                root_table,
-            };
-        }
-
-        // One legal move in a game (not an analysis): nothing to think about.
-        if moves.len() == 1 && !limits.analyze && !limits.infinite && limits.is_timed() {
-            wait_for_release(&clockwork);
-            let score = self
-                .tables
-                .as_ref()
-                .and_then(|t| t.search_score(&pos, &root.draw_counters()))
-                .unwrap_or_else(|| Score::from_eval(G::evaluate(&pos)));
-            return SearchResult {
-                best_move: Some(moves[0]),
-                ponder_move: self.ponder_from_tt(&pos, &moves[0]),
-                score,
-                depth: Depth::ZERO,
-                nodes: 0,
-                time: started.elapsed(),
-                pv: vec![moves[0]],
-                table_hits: 0,
-                root_table,
-            };
+        if let Some(result) = self.answer_at_once(root, &moves, &clockwork, root_table) {
+            return result;
         }
 
         self.tt.new_search();
@@ -380,23 +342,82 @@ impl<G: Game> Searcher<G> {
             table_hits: AtomicU64::new(0),
             root_table,
         };
+        let (outcomes, main_span) =
+            self.run_threads(root, &moves, &shared, &clockwork, instant, on_info);
+        if let (Some(b), false) = (clockwork.budget, instant) {
+            self.measure_move_cost(&clockwork, b, main_span);
+        }
+        self.result_of(&pos, &moves, &outcomes, &shared, started)
+    }
+
+    /// The answer that needs no search, if any: the root has no legal move (the game is over),
+    /// or a single one in a timed game (not an analysis), with nothing to think about.
+    fn answer_at_once(
+        &self,
+        root: &GameRecord<G>,
+        moves: &[G::Move],
+        clockwork: &Clockwork<'_>,
+        root_table: Option<RootTable>,
+    ) -> Option<SearchResult<G>> {
+        let pos = *root.current();
+        let limits = &clockwork.limits;
+        let (best_move, score, pv) = if moves.is_empty() {
+            let score = match G::decided(&pos) {
+                Some(o) => worker::outcome_score(o, Ply::ROOT),
+                None => worker::outcome_score(G::no_move_outcome(&pos), Ply::ROOT),
+            };
+            wait_for_release(clockwork);
+            (None, score, Vec::new())
+        } else if moves.len() == 1 && !limits.analyze && !limits.infinite && limits.is_timed() {
+            wait_for_release(clockwork);
+            let score = self
+                .tables
+                .as_ref()
+                .and_then(|t| t.search_score(&pos, &root.draw_counters()))
+                .unwrap_or_else(|| Score::from_eval(G::evaluate(&pos)));
+            (Some(moves[0]), score, vec![moves[0]])
+        } else {
+            return None;
+        };
+        Some(SearchResult {
+            best_move,
+            ponder_move: best_move.and_then(|m| self.ponder_from_tt(&pos, &m)),
+            score,
+            depth: Depth::ZERO,
+            nodes: 0,
+            time: clockwork.started.elapsed(),
+            pv,
+            table_hits: 0,
+            root_table,
+        })
+    }
+
+    /// Runs the search's threads on `root`'s `moves`: the helpers (none for an `instant`
+    /// search) on threads of their own, the main one on this thread. Returns every thread's
+    /// outcome, the main one first, and when the main thread started, finished and was
+    /// released (ponder, infinite), for measuring what the move cost besides its thinking.
+    fn run_threads(
+        &mut self,
+        root: &GameRecord<G>,
+        moves: &[G::Move],
+        shared: &Shared,
+        clockwork: &Clockwork<'_>,
+        instant: bool,
+        on_info: &mut dyn FnMut(&SearchInfo<G>),
+    ) -> (Vec<ThreadOutcome<G>>, (Instant, Instant, Instant)) {
         let tables = self.tables.as_deref();
         let history = root.reversible_hashes();
         let tt: &TranspositionTable = &self.tt;
         let (main_h, helper_h) = self.heuristics.split_at_mut(1);
         let main_h = &mut main_h[0];
         let helper_h: &mut [Heuristics<G>] = if instant { &mut [] } else { helper_h };
-        // When the main thread started, finished and was released (ponder, infinite), for
-        // measuring what the move cost besides its thinking.
+        let started = clockwork.started;
         let mut main_span = (started, started, started);
 
         let outcomes = std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for (i, h) in helper_h.iter_mut().enumerate() {
-                let shared = &shared;
                 let history = &history;
-                let clockwork = &clockwork;
-                let moves = &moves;
                 let spawn = std::thread::Builder::new()
                     .name(format!("search-{}", i + 1))
                     .stack_size(16 << 20)
@@ -410,7 +431,7 @@ impl<G: Game> Searcher<G> {
                             h,
                             root,
                             history,
-                            moves.clone(),
+                            moves.to_vec(),
                         );
                         w.iterate(&mut |_| {})
                     });
@@ -423,18 +444,18 @@ impl<G: Game> Searcher<G> {
                 0,
                 tt,
                 tables,
-                &shared,
-                &clockwork,
+                shared,
+                clockwork,
                 main_h,
                 root,
                 &history,
-                moves.clone(),
+                moves.to_vec(),
             );
             let main_started = Instant::now();
             let main_outcome = main.iterate(on_info);
             let main_done = Instant::now();
             // Finished or out of time: release the helpers, but first honour ponder/infinite.
-            wait_for_release(&clockwork);
+            wait_for_release(clockwork);
             main_span = (main_started, main_done, Instant::now());
             shared.halt.store(true, Ordering::SeqCst);
             let mut all = vec![main_outcome];
@@ -445,19 +466,28 @@ impl<G: Game> Searcher<G> {
             }
             all
         });
+        (outcomes, main_span)
+    }
 
-        if let (Some(b), false) = (clockwork.budget, instant) {
-            self.measure_move_cost(&clockwork, b, main_span);
-        }
+    /// The search's result from the threads' `outcomes` (the main thread's first): the main
+    /// thread's answer, unless a helper completed a deeper iteration, with its principal
+    /// variation cut to a legal line from `pos`.
+    fn result_of(
+        &self,
+        pos: &G::Position,
+        moves: &[G::Move],
+        outcomes: &[ThreadOutcome<G>],
+        shared: &Shared,
+        started: Instant,
+    ) -> SearchResult<G> {
         let nodes = outcomes.iter().map(|o| o.nodes).sum::<u64>();
-        // The main thread's answer, unless a helper completed a deeper iteration.
         let mut best = &outcomes[0];
         for o in &outcomes[1..] {
             if o.depth > best.depth && o.best_move.is_some() {
                 best = o;
             }
         }
-        let mut pv = legal_prefix::<G>(&pos, &best.pv);
+        let mut pv = legal_prefix::<G>(pos, &best.pv);
         let best_move = match pv.first() {
             Some(m) => *m,
             None => {
@@ -471,7 +501,7 @@ impl<G: Game> Searcher<G> {
         };
         let ponder_move = match pv.get(1) {
             Some(m) => Some(*m),
-            None => self.ponder_from_tt(&pos, &best_move),
+            None => self.ponder_from_tt(pos, &best_move),
         };
         SearchResult {
             best_move: Some(best_move),
@@ -482,7 +512,7 @@ impl<G: Game> Searcher<G> {
             time: started.elapsed(),
             pv,
             table_hits: shared.table_hits.load(Ordering::Relaxed),
-            root_table,
+            root_table: shared.root_table,
         }
     }
 

@@ -6,9 +6,13 @@
 //! session answers them with an error) while unknown arguments are ignored, so that newer GUIs
 //! may add some. When an argument is repeated, the last occurrence counts.
 
-use std::fmt;
+mod error;
+mod numbers;
 
-use crate::lexer::{excerpt, lex, Arg, LexError, Line};
+pub use error::CommandError;
+use numbers::{parse_integer, parse_seconds};
+
+use crate::lexer::{lex, Arg, Line};
 
 /// Largest number of seconds accepted in a `level` line (about 115 days): anything above is a
 /// client bug, not a time control.
@@ -128,131 +132,6 @@ impl GoMode {
             GoMode::Ponder => "ponder",
             GoMode::Analyze => "analyze",
         }
-    }
-}
-
-/// Why a line is not a valid command. Offending values are cut to a short excerpt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommandError {
-    /// The line could not be lexed (only from [`parse_line`]).
-    Lex(LexError),
-    /// A required argument is absent.
-    MissingArgument {
-        /// The command word.
-        command: &'static str,
-        /// The argument's name.
-        arg: &'static str,
-    },
-    /// An argument that needs a value came as a bare flag, or with an empty value where one
-    /// is required.
-    MissingValue {
-        /// The command word.
-        command: &'static str,
-        /// The argument's name.
-        arg: &'static str,
-    },
-    /// An integer argument does not hold a whole number.
-    NotAnInteger {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-    },
-    /// An integer argument is negative.
-    NegativeInteger {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-    },
-    /// An integer argument exceeds its type's range.
-    IntegerTooLarge {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-        /// The largest value accepted.
-        max: u64,
-    },
-    /// A seconds argument is not a number.
-    NotANumber {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-    },
-    /// A seconds argument is NaN or infinite.
-    NotFinite {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-    },
-    /// A seconds argument exceeds [`MAX_SECONDS`].
-    TooManySeconds {
-        /// The argument's name.
-        arg: &'static str,
-        /// Excerpt of the value received.
-        value: String,
-    },
-    /// `pos` without any of `pos=`, `start` or `fen=`.
-    NoPosition,
-    /// `pos` with more than one of `pos=`, `start` and `fen=`.
-    ConflictingPositions,
-    /// `go` with more than one of `think`, `ponder` and `analyze`.
-    ConflictingGoModes,
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Lex(err) => err.fmt(f),
-            CommandError::MissingArgument { command, arg } => {
-                write!(f, "{command}: missing argument {arg}=...")
-            }
-            CommandError::MissingValue { command, arg } => {
-                write!(f, "{command}: argument '{arg}' needs a value ({arg}=...)")
-            }
-            CommandError::NotAnInteger { arg, value } => {
-                write!(f, "{arg} must be a non-negative integer, got '{value}'")
-            }
-            CommandError::NegativeInteger { arg, value } => {
-                write!(f, "{arg} must not be negative, got '{value}'")
-            }
-            CommandError::IntegerTooLarge { arg, value, max } => {
-                write!(f, "{arg} is too large (at most {max}), got '{value}'")
-            }
-            CommandError::NotANumber { arg, value } => {
-                write!(f, "{arg} must be a number of seconds, got '{value}'")
-            }
-            CommandError::NotFinite { arg, value } => {
-                write!(f, "{arg} must be a finite number of seconds, got '{value}'")
-            }
-            CommandError::TooManySeconds { arg, value } => write!(
-                f,
-                "{arg} is absurdly large (more than {MAX_SECONDS} seconds), got '{value}'"
-            ),
-            CommandError::NoPosition => {
-                write!(f, "pos needs one of pos=<position>, start or fen=<FEN>")
-            }
-            CommandError::ConflictingPositions => {
-                write!(
-                    f,
-                    "pos takes only one of pos=<position>, start and fen=<FEN>"
-                )
-            }
-            CommandError::ConflictingGoModes => {
-                write!(f, "go takes only one of think, ponder and analyze")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
-
-impl From<LexError> for CommandError {
-    fn from(err: LexError) -> Self {
-        CommandError::Lex(err)
     }
 }
 
@@ -386,69 +265,10 @@ fn parse_go(line: &Line) -> Result<GoMode, CommandError> {
     Ok(mode.unwrap_or(GoMode::Think))
 }
 
-/// Parses a non-negative integer no larger than `max`.
-fn parse_integer(arg: &'static str, value: &str, max: u64) -> Result<u64, CommandError> {
-    let text = value.trim();
-    let digits = text.strip_prefix('+').unwrap_or(text);
-    let negative = text.starts_with('-');
-    let body = if negative {
-        text.get(1..).unwrap_or_default()
-    } else {
-        digits
-    };
-    if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(CommandError::NotAnInteger {
-            arg,
-            value: excerpt(value),
-        });
-    }
-    if negative {
-        // "-0" is zero, not a negative number.
-        return if body.bytes().all(|b| b == b'0') {
-            Ok(0)
-        } else {
-            Err(CommandError::NegativeInteger {
-                arg,
-                value: excerpt(value),
-            })
-        };
-    }
-    match body.parse::<u64>() {
-        Ok(n) if n <= max => Ok(n),
-        _ => Err(CommandError::IntegerTooLarge {
-            arg,
-            value: excerpt(value),
-            max,
-        }),
-    }
-}
-
-/// Parses a real number of seconds; negatives become 0.
-fn parse_seconds(arg: &'static str, value: &str) -> Result<f64, CommandError> {
-    let text = value.trim();
-    let seconds: f64 = text.parse().map_err(|_| CommandError::NotANumber {
-        arg,
-        value: excerpt(value),
-    })?;
-    if !seconds.is_finite() {
-        return Err(CommandError::NotFinite {
-            arg,
-            value: excerpt(value),
-        });
-    }
-    if seconds > MAX_SECONDS {
-        return Err(CommandError::TooManySeconds {
-            arg,
-            value: excerpt(value),
-        });
-    }
-    // Negative times (and -0) become 0.
-    Ok(if seconds <= 0.0 { 0.0 } else { seconds })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexer::LexError;
 
     fn parse(text: &str) -> Command {
         match parse_line(text) {

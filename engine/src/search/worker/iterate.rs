@@ -1,0 +1,245 @@
+//! Iterative deepening: one iteration after another, each within an aspiration window around
+//! the last score, and the root's move loop.
+
+use std::sync::atomic::Ordering;
+
+use super::Worker;
+use crate::game::Game;
+use crate::score::{Depth, Ply, Score};
+use crate::search::tt::Bound;
+use crate::search::{SearchInfo, ThreadOutcome};
+
+impl<G: Game> Worker<'_, G> {
+    /// Iterative deepening; returns the deepest completed iteration's result.
+    pub fn iterate(&mut self, on_info: &mut dyn FnMut(&SearchInfo<G>)) -> ThreadOutcome<G> {
+        let max_depth = self
+            .clock
+            .limits
+            .depth
+            .unwrap_or(Depth::MAX)
+            .min(Depth::MAX)
+            .plies()
+            .max(1);
+        let mut result = ThreadOutcome {
+            best_move: self.root_moves.first().map(|r| r.mv),
+            score: -Score::INFINITE,
+            depth: Depth::ZERO,
+            pv: Vec::new(),
+            nodes: 0,
+        };
+        let mut score = Score::DRAW;
+        for d in 1..=max_depth {
+            if self.skips(d, max_depth) {
+                continue;
+            }
+            self.seldepth = 0;
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            let depth = Depth(d);
+            score = self.aspiration(depth, score);
+            // Sort the root moves for the next iteration (or for the partial result): best
+            // first, moves never raising alpha after them by their previous score.
+            self.root_moves
+                .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
+            if self.stopped {
+                self.keep_partial(&mut result);
+                break;
+            }
+            for r in &mut self.root_moves {
+                r.previous = r.score;
+            }
+            result.best_move = Some(self.root_moves[0].mv);
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.frames[0].pv.clone();
+            if !self.is_main() && d == max_depth {
+                // A helper finished the last iteration first: its result is the search's
+                // (the deepest completed iteration wins), so the main thread need not finish.
+                self.shared.halt.store(true, Ordering::SeqCst);
+            }
+            if self.is_main() {
+                self.report(depth, score, &result.pv, on_info);
+                if self.enough(d, score) {
+                    break;
+                }
+            }
+        }
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+        self.publish_table_hits();
+        result.nodes = self.nodes;
+        if result.score == -Score::INFINITE {
+            result.score = Score::DRAW;
+        }
+        result
+    }
+
+    /// Whether this thread skips the iteration of depth `d` (of `max_depth`).
+    ///
+    /// Helpers skip some iterations, so that they are usually one ply ahead of the main thread
+    /// and fill the table with deeper results (the classic Lazy SMP skip pattern: thread i
+    /// skips depth d when ((d + i) / size) is odd). The last iteration is never skipped: a
+    /// helper that ran out of iterations would sit idle while the main thread finishes.
+    fn skips(&self, d: i32, max_depth: i32) -> bool {
+        if !self.is_main() && d > 1 && d < max_depth {
+            let size = 1 + (self.id as i32 + 1) / 4;
+            return ((d + self.id as i32) / size) % 2 == 1;
+        }
+        false
+    }
+
+    /// One iteration at `depth`: the root searched within an aspiration window around the last
+    /// iteration's `score` (once it is stable enough to trust), widened until the result
+    /// falls inside. Returns the iteration's score, or `score` if the search stopped.
+    fn aspiration(&mut self, depth: Depth, mut score: Score) -> Score {
+        let (mut alpha, mut beta) = (-Score::INFINITE, Score::INFINITE);
+        let mut delta = 25;
+        if depth.plies() >= 4 && !score.is_decisive() {
+            alpha = (score - delta).max(-Score::INFINITE);
+            beta = (score + delta).min(Score::INFINITE);
+        }
+        loop {
+            let s = self.root(depth, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            if s <= alpha {
+                beta = Score::from_centi((alpha.centi() + beta.centi()) / 2);
+                alpha = (s - delta).max(-Score::INFINITE);
+            } else if s >= beta {
+                beta = (s + delta).min(Score::INFINITE);
+            } else {
+                score = s;
+                break;
+            }
+            delta += delta;
+            if delta > 400 {
+                alpha = -Score::INFINITE;
+                beta = Score::INFINITE;
+            }
+        }
+        score
+    }
+
+    /// Takes the result of a stopped iteration into `result` if it counts: it does if a move
+    /// raised alpha in its last window, since the previous best is always searched first, so
+    /// such a move is at least as good at the new depth.
+    fn keep_partial(&self, result: &mut ThreadOutcome<G>) {
+        let first = self.root_moves[0];
+        if first.score > -Score::INFINITE && self.frames[0].pv.first() == Some(&first.mv) {
+            result.best_move = Some(first.mv);
+            result.pv = self.frames[0].pv.clone();
+            result.score = first.score;
+        }
+    }
+
+    /// Reports the main thread's completed iteration at `depth` to `on_info`.
+    fn report(
+        &mut self,
+        depth: Depth,
+        score: Score,
+        pv: &[G::Move],
+        on_info: &mut dyn FnMut(&SearchInfo<G>),
+    ) {
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+        self.publish_table_hits();
+        let nodes = self.shared.total_nodes();
+        let time = self.clock.started.elapsed();
+        let secs = time.as_secs_f64();
+        on_info(&SearchInfo {
+            depth,
+            mean_depth: if self.leaves > 0 {
+                self.leaf_plies as f64 / self.leaves as f64
+            } else {
+                depth.plies() as f64
+            },
+            seldepth: Ply(self.seldepth),
+            score,
+            nodes,
+            time,
+            nps: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+            pv: pv.to_vec(),
+            table_hits: self.shared.table_hits.load(Ordering::Relaxed),
+            root_table: self.shared.root_table,
+        });
+    }
+
+    /// Whether the main thread stops after the iteration of depth `d` that scored `score`.
+    fn enough(&self, d: i32, score: Score) -> bool {
+        if self.clock.soft_limit_reached() {
+            return true;
+        }
+        // A forced result seen well within the horizon will not change: stop early when the
+        // search is timed or unbounded (a fixed depth is searched in full).
+        let bounded_only_by_depth =
+            self.clock.limits.depth.is_some() && !self.clock.limits.is_timed();
+        if let Some(p) = score.plies_to_end() {
+            if !self.clock.limits.infinite && !bounded_only_by_depth && d as u32 > p + 2 {
+                return true;
+            }
+        }
+        // A single legal move needs no deep search unless analysing.
+        self.root_moves.len() == 1 && !self.clock.limits.analyze && d >= 4
+    }
+
+    /// Searches the root moves at `depth` within (alpha, beta).
+    fn root(&mut self, depth: Depth, mut alpha: Score, beta: Score) -> Score {
+        let pos = self.root_pos;
+        self.count_node();
+        self.frames[0].pv.clear();
+        self.keys[self.base] = G::hash(&pos);
+        let mut best = -Score::INFINITE;
+        let mut best_index = None;
+        for r in &mut self.root_moves {
+            r.score = -Score::INFINITE;
+        }
+        for i in 0..self.root_moves.len() {
+            let rm = self.root_moves[i];
+            let child = G::play(&pos, &rm.mv);
+            self.enter_child(&pos, &rm.mv, &child, Ply::ROOT);
+            let mut score;
+            if i == 0 {
+                score = -self.search(&child, -beta, -alpha, depth - 1, Ply(1), true);
+            } else {
+                score = -self.search(&child, -alpha - 1, -alpha, depth - 1, Ply(1), false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.search(&child, -beta, -alpha, depth - 1, Ply(1), true);
+                }
+            }
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                self.root_moves[i].score = score;
+                best_index = Some(rm.index);
+                self.update_pv(Ply::ROOT, rm.mv);
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_index.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            G::hash(&pos),
+            best.to_tt(Ply::ROOT),
+            None,
+            depth,
+            bound,
+            best_index,
+        );
+        best
+    }
+}
