@@ -157,14 +157,7 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
                 for line in &game.lines {
                     writeln!(file, "{line}").map_err(io)?;
                 }
-                totals.games += 1;
-                totals.positions += game.lines.len();
-                totals.plies += game.plies;
-                totals.wdl[match game.white {
-                    Outcome::Win => 0,
-                    Outcome::Draw => 1,
-                    Outcome::Loss => 2,
-                }] += 1;
+                totals.add(&game);
             }
             bar.set_message(format!("{} positions", totals.positions));
             first = last;
@@ -172,26 +165,41 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
         file.flush().map_err(io)?;
         bar.finish_and_clear();
 
-        let secs = started.elapsed().as_secs_f64();
+        totals
+            .summary(self.out, started.elapsed().as_secs_f64(), o)
+            .map_err(|e| CliError(format!("cannot write output: {e}")))
+    }
+}
+
+impl Totals {
+    /// Counts one finished game.
+    fn add(&mut self, game: &GameOutput) {
+        self.games += 1;
+        self.positions += game.lines.len();
+        self.plies += game.plies;
+        self.wdl[match game.white {
+            Outcome::Win => 0,
+            Outcome::Draw => 1,
+            Outcome::Loss => 2,
+        }] += 1;
+    }
+
+    /// The run's summary lines, after `secs` seconds.
+    fn summary(&self, out: &mut impl Write, secs: f64, o: &SelfplayOptions) -> std::io::Result<()> {
         let rate = |n: usize| if secs > 0.0 { n as f64 / secs } else { 0.0 };
-        let out_err = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        let out = self.out;
         writeln!(
             out,
             "games {} white-wins {} draws {} black-wins {} plies {}",
-            totals.games, totals.wdl[0], totals.wdl[1], totals.wdl[2], totals.plies
-        )
-        .map_err(out_err)?;
+            self.games, self.wdl[0], self.wdl[1], self.wdl[2], self.plies
+        )?;
         writeln!(
             out,
             "positions {} time {secs:.3} positions/s {:.0} games/s {:.2}",
-            totals.positions,
-            rate(totals.positions),
-            rate(totals.games)
-        )
-        .map_err(out_err)?;
-        writeln!(out, "output {}", o.output.display()).map_err(out_err)?;
-        Ok(())
+            self.positions,
+            rate(self.positions),
+            rate(self.games)
+        )?;
+        writeln!(out, "output {}", o.output.display())
     }
 }
 
