@@ -77,6 +77,10 @@ impl<R: Rules> Game for Diagonal<R> {
         movegen::breakthrough_done::<R>(pos).then_some(Outcome::Loss)
     }
 
+    fn board_pieces(pos: &Position<R::Bits>) -> Option<u32> {
+        Some(pos.occupied().count_ones())
+    }
+
     fn no_move_outcome(_pos: &Position<R::Bits>) -> Outcome {
         match R::SHEET.goal {
             // Antidraughts: "a player who has no pieces or no legal move wins".

@@ -268,6 +268,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         false
     }
 
+    /// The number of pieces on the board, for the time manager's idea of how far the game
+    /// has gone (the fraction of the start position's pieces left); `None` where the family
+    /// cannot tell cheaply, and the time manager then plans without it.
+    fn board_pieces(_pos: &Self::Position) -> Option<u32> {
+        None
+    }
+
     /// The number of distinct values [`Game::move_index`] may return.
     const MOVE_INDEX_BOUND: usize = 1;
 

@@ -57,6 +57,10 @@ impl<R: Rules> Game for Orthogonal<R> {
         notation::pos_string(pos)
     }
 
+    fn board_pieces(pos: &Position) -> Option<u32> {
+        Some(pos.occupied().count_ones())
+    }
+
     fn side_to_move(pos: &Position) -> Side {
         pos.side
     }

@@ -158,20 +158,52 @@ pub(crate) const MIN_MOVE_COST: Duration = Duration::from_micros(500);
 /// Deadlines of one search, derived from the limits when the clock starts.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TimeBudget {
-    /// Do not start a new iteration after this much time (an iteration usually takes longer
-    /// than everything before it).
-    pub soft: Duration,
+    /// The time this move is planned to take. The main thread starts no new iteration once
+    /// it has spent [`SOFT_SHARE`] of it, scaled by how unsettled its search is (see
+    /// [`TimeBudget::soft`]).
+    pub target: Duration,
     /// Stop searching at once after this much time.
     pub hard: Duration,
     /// The clock is nearly empty: answer at once (a shallow search on one thread), as a
     /// search with helpers costs more than the clock can pay.
     pub instant: bool,
+    /// Whether the soft limit follows the search's stability (a clock); a fixed move time is
+    /// used in full whatever the search says.
+    pub flexible: bool,
+}
+
+/// The share of the planned time after which no new iteration starts in a settled search:
+/// an iteration takes longer than everything before it, so a search stopped at this share
+/// ends on average near the planned time.
+const SOFT_SHARE: f64 = 0.7;
+
+/// Below this many fixed move costs in an even share of the clock, the clock is too short
+/// for the sudden-death plan (see [`TimeBudget::from_clock`]).
+const POOR_CLOCK_COSTS: u32 = 20;
+
+/// The sudden-death plan: how many more moves the side to move should budget for, and what
+/// share of an even split of the clock this move deserves, from `progress`, the fraction of
+/// the start position's pieces still on the board (`None` when the family cannot tell).
+///
+/// Games are decided in the middle game, so the opening (every piece still on the board)
+/// gets half an even share and the middle game a little more than one; the moves planned for
+/// shrink with the material, so that the clock is spent by the usual end of a game but never
+/// run down by a long one (each move takes a share of what is left).
+fn sudden_death_plan(progress: Option<f64>) -> (f64, f64) {
+    match progress {
+        Some(f) => {
+            let f = f.clamp(0.0, 1.0);
+            (8.0 + 30.0 * f, (0.5 + 3.0 * (1.0 - f)).min(1.1))
+        }
+        None => (30.0, 0.8),
+    }
 }
 
 impl TimeBudget {
     /// The budget for `limits`, or `None` when no time limit applies. `move_cost` is what a
-    /// move costs besides its thinking, as measured on the previous moves.
-    pub fn new(limits: &Limits, move_cost: Duration) -> Option<TimeBudget> {
+    /// move costs besides its thinking, as measured on the previous moves; `progress` is the
+    /// fraction of the start position's pieces left on the board, if known.
+    pub fn new(limits: &Limits, move_cost: Duration, progress: Option<f64>) -> Option<TimeBudget> {
         let mut budget: Option<TimeBudget> = None;
         if let Some(t) = limits.move_time {
             // A fixed move time is used in full: no later move can profit from time saved
@@ -179,18 +211,20 @@ impl TimeBudget {
             // move is the previous best, and any move proven better replaces it).
             let hard = t.saturating_sub(safety_margin(t));
             budget = Some(TimeBudget {
-                soft: hard,
+                target: hard,
                 hard,
                 instant: false,
+                flexible: false,
             });
         }
         if let Some(c) = limits.clock {
-            let b = TimeBudget::from_clock(&c, move_cost);
+            let b = TimeBudget::from_clock(&c, move_cost, progress);
             budget = Some(match budget {
                 Some(m) => TimeBudget {
-                    soft: m.soft.min(b.soft),
+                    target: m.target.min(b.target),
                     hard: m.hard.min(b.hard),
                     instant: b.instant,
+                    flexible: false,
                 },
                 None => b,
             });
@@ -198,10 +232,24 @@ impl TimeBudget {
         budget
     }
 
-    fn from_clock(c: &Clock, move_cost: Duration) -> TimeBudget {
-        // Moves to plan for: the moves to go, or an assumed 30 more moves in a sudden-death
-        // game (draughts games rarely last much longer once the middle game is reached).
-        let moves = c.moves_to_go.unwrap_or(30).clamp(1, 50);
+    /// The soft limit when the search's stability asks for `scale` times the usual time:
+    /// no new iteration starts after it.
+    pub fn soft(&self, scale: f64) -> Duration {
+        if self.flexible {
+            // Half the hard limit at most: an iteration started later would be cut by it, and
+            // the unwinding past a hard limit is paid for on every move after (move cost).
+            self.target.mul_f64(SOFT_SHARE * scale).min(self.hard / 2)
+        } else {
+            self.hard
+        }
+    }
+
+    fn from_clock(c: &Clock, move_cost: Duration, progress: Option<f64>) -> TimeBudget {
+        // Moves to plan for: the moves to go (an even split), or the sudden-death plan.
+        let (moves, weight) = match c.moves_to_go {
+            Some(m) => (f64::from(m.clamp(1, 50)), 1.0),
+            None => sudden_death_plan(progress),
+        };
         // Every move costs its fixed cost on top of its thinking, so the fixed cost of the
         // moves planned for is set aside first: otherwise a long game without increment pays
         // it out of the safety margin, move after move, until the flag falls (a game was
@@ -209,32 +257,50 @@ impl TimeBudget {
         // reserve, moves are answered at once, for a fraction of that cost each, so the
         // reserve lasts for far more moves than it was planned for.
         let cost = move_cost.max(MIN_MOVE_COST);
-        let reserve = safety_margin(c.time) + cost * moves;
+        // In sudden death the reserve is for 30 moves whatever the plan: a long game may
+        // bring more than the plan expects, and a reserve grown with the plan leaves a short
+        // clock nothing to think with.
+        let reserve_moves = match c.moves_to_go {
+            Some(_) => moves,
+            None => 30.0,
+        };
+        let reserve = safety_margin(c.time) + cost.mul_f64(reserve_moves.ceil());
         let left = c.time.saturating_sub(reserve);
-        let base = left / moves + c.increment.mul_f64(0.8);
-        if base < cost {
+        let increment = c.increment.mul_f64(0.8);
+        let even = left.mul_f64(1.0 / reserve_moves) + increment;
+        if even < cost {
             // Thinking would cost less than answering: answer at once.
             return TimeBudget {
-                soft: Duration::ZERO,
+                target: Duration::ZERO,
                 hard: Duration::ZERO,
                 instant: true,
+                flexible: false,
             };
         }
+        // On a clock so short that a move's even share is worth few fixed costs, a steady
+        // 70% of that share instead of the plan: the plan's middle-game spending would leave
+        // the rest of the game to instant answers.
+        let planned = if even < cost * POOR_CLOCK_COSTS {
+            even.mul_f64(0.7)
+        } else {
+            left.mul_f64(weight / moves) + increment
+        };
         // What may be spent now: everything above the safety margin and this move's cost.
         let spendable = c.time.saturating_sub(safety_margin(c.time) + cost);
-        let soft = base.min(spendable);
-        // Allow a hard limit of several times the target for unstable iterations, but never
+        let target = planned.min(spendable);
+        // Allow a hard limit of several times the target for unsettled searches, but never
         // more than a fraction of what is left (with one move to go, all of it).
-        let cap = if moves == 1 {
+        let cap = if c.moves_to_go == Some(1) {
             spendable
         } else {
-            spendable.mul_f64(0.4)
+            spendable.mul_f64(0.35)
         };
-        let hard = (base * 3).min(cap).max(soft);
+        let hard = (planned * 4).min(cap).max(target);
         TimeBudget {
-            soft: soft.mul_f64(0.5),
+            target,
             hard,
             instant: false,
+            flexible: true,
         }
     }
 }
@@ -247,9 +313,9 @@ mod tests {
     fn move_time_is_never_exceeded() {
         for ms in [1u64, 10, 100, 1000, 60_000] {
             let t = Duration::from_millis(ms);
-            let b = TimeBudget::new(&Limits::move_time(t), Duration::ZERO).expect("timed");
+            let b = TimeBudget::new(&Limits::move_time(t), Duration::ZERO, None).expect("timed");
             assert!(b.hard < t || t.is_zero() || b.hard.is_zero());
-            assert!(b.soft <= b.hard);
+            assert!(b.soft(1.0) <= b.hard && b.soft(3.0) <= b.hard);
         }
     }
 
@@ -272,9 +338,9 @@ mod tests {
                 clock: Some(clock),
                 ..Limits::default()
             };
-            let b = TimeBudget::new(&limits, Duration::from_millis(1)).expect("timed");
+            let b = TimeBudget::new(&limits, Duration::from_millis(1), None).expect("timed");
             assert!(b.hard < clock.time, "{time} {inc} {mtg:?}: {b:?}");
-            assert!(b.soft <= b.hard);
+            assert!(b.soft(1.0) <= b.hard && b.soft(3.0) <= b.hard);
         }
     }
 
@@ -293,17 +359,17 @@ mod tests {
         let cost = Duration::from_millis(1);
         // 30 planned moves at 1 ms each, plus the safety margin: below that, no thinking.
         for ms in [0, 1, 5, 20, 35] {
-            let b = TimeBudget::new(&sudden_death(ms), cost).expect("timed");
+            let b = TimeBudget::new(&sudden_death(ms), cost, None).expect("timed");
             assert!(b.instant && b.hard.is_zero(), "{ms} ms: {b:?}");
         }
-        let b = TimeBudget::new(&sudden_death(200), cost).expect("timed");
+        let b = TimeBudget::new(&sudden_death(200), cost, None).expect("timed");
         assert!(!b.instant && !b.hard.is_zero(), "{b:?}");
         // An increment that pays for thinking allows it even on an empty clock.
         let mut limits = sudden_death(3);
         if let Some(c) = limits.clock.as_mut() {
             c.increment = Duration::from_millis(50);
         }
-        let b = TimeBudget::new(&limits, cost).expect("timed");
+        let b = TimeBudget::new(&limits, cost, None).expect("timed");
         assert!(!b.instant && b.hard < Duration::from_millis(3), "{b:?}");
     }
 
@@ -313,17 +379,48 @@ mod tests {
     #[test]
     fn the_reserve_does_not_drain() {
         let cost = Duration::from_millis(1);
-        let mut clock = Duration::from_millis(200);
-        for _ in 0..200 {
-            let b = TimeBudget::new(&sudden_death(clock.as_millis() as u64), cost).expect("timed");
-            let spent = if b.instant {
-                Duration::from_micros(200)
-            } else {
-                b.hard + cost
-            };
-            clock = clock.checked_sub(spent).expect("lost on time");
+        for progress in [None, Some(1.0), Some(0.6), Some(0.1)] {
+            let mut clock = Duration::from_millis(200);
+            for _ in 0..200 {
+                let limits = sudden_death(clock.as_millis() as u64);
+                let b = TimeBudget::new(&limits, cost, progress).expect("timed");
+                let spent = if b.instant {
+                    Duration::from_micros(200)
+                } else {
+                    b.hard + cost
+                };
+                clock = clock.checked_sub(spent).expect("lost on time");
+            }
+            assert!(clock > Duration::from_millis(5), "{progress:?}: {clock:?}");
         }
-        assert!(clock > Duration::from_millis(5), "{clock:?}");
+    }
+
+    /// A minute's sudden-death game of 65 moves, the material falling from move 8 on as in
+    /// engine games, each move taking its planned time: the middle game gets more per move
+    /// than the opening, most of the clock is spent, and some is left.
+    #[test]
+    fn the_plan_spends_the_clock_on_the_middle_game() {
+        let mut clock = Duration::from_secs(60);
+        let mut spent = Vec::new();
+        for k in 0..65u32 {
+            let pieces = if k < 8 {
+                40.0
+            } else {
+                (40.0 - f64::from(k - 8) * 0.68).max(6.0)
+            };
+            let limits = sudden_death(clock.as_millis() as u64);
+            let b = TimeBudget::new(&limits, MIN_MOVE_COST, Some(pieces / 40.0)).expect("timed");
+            assert!(!b.instant && b.soft(1.0) < b.target && b.target <= b.hard);
+            clock -= b.target;
+            spent.push(b.target.as_secs_f64());
+        }
+        let opening = spent[..10].iter().sum::<f64>() / 10.0;
+        let middle = spent[15..50].iter().sum::<f64>() / 35.0;
+        assert!(middle > 1.3 * opening, "{opening} {middle}");
+        assert!(
+            clock > Duration::from_secs(1) && clock < Duration::from_secs(10),
+            "{clock:?}"
+        );
     }
 
     #[test]

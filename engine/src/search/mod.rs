@@ -35,7 +35,7 @@ pub use memory::{
 pub use tt::{Bound, TranspositionTable, TtHit};
 
 use crate::egtb::probe::{RootTable, TableProbe};
-use crate::game::{Duplicates, Game, MoveStyle};
+use crate::game::{Duplicates, Game, MoveStyle, Side};
 use crate::record::GameRecord;
 use limits::TimeBudget;
 use worker::{Heuristics, Worker};
@@ -156,6 +156,9 @@ pub(crate) struct Clockwork<'a> {
     pub started: Instant,
     /// `None` when no time limit applies (or while pondering).
     pub budget: Option<TimeBudget>,
+    /// The score of this searcher's previous timed search, when it was for the same side to
+    /// move: a score falling below it asks for more time.
+    pub previous_score: Option<Score>,
 }
 
 impl Clockwork<'_> {
@@ -172,10 +175,13 @@ impl Clockwork<'_> {
         }
     }
 
-    /// Whether starting another iteration is not worth it (soft limit).
-    pub fn soft_limit_reached(&self) -> bool {
+    /// Whether starting another iteration is not worth it (soft limit), when the search's
+    /// stability asks for `scale` times the usual time.
+    pub fn soft_limit_reached(&self, scale: f64) -> bool {
         match self.budget {
-            Some(b) if !self.control.is_pondering() => self.clock_start().elapsed() >= b.soft,
+            Some(b) if !self.control.is_pondering() => {
+                self.clock_start().elapsed() >= b.soft(scale)
+            }
             _ => false,
         }
     }
@@ -191,6 +197,10 @@ pub struct Searcher<G: Game> {
     /// overshooting the deadline), measured on the previous moves; the time manager sets it
     /// aside for every move still to play.
     move_cost: Duration,
+    /// The side to move and score of the last timed search, for the time manager.
+    last_score: Option<(Side, Score)>,
+    /// The pieces of the start position, for the time manager's idea of the game's progress.
+    start_pieces: Option<u32>,
     /// Endgame tables, probed at the nodes they cover.
     tables: Option<Arc<dyn TableProbe<G>>>,
 }
@@ -229,6 +239,8 @@ impl<G: Game> Searcher<G> {
             threads,
             heuristics: (0..threads).map(|_| Heuristics::new()).collect(),
             move_cost: Duration::ZERO,
+            last_score: None,
+            start_pieces: G::board_pieces(&G::start()),
             tables: None,
         })
     }
@@ -287,6 +299,7 @@ impl<G: Game> Searcher<G> {
     /// Forgets everything learnt (a new game): empties the table and the move-ordering
     /// statistics. A search after `clear` behaves exactly like one by a new searcher.
     pub fn clear(&mut self) {
+        self.last_score = None;
         self.tt.clear();
         for h in &mut self.heuristics {
             h.clear();
@@ -315,7 +328,8 @@ impl<G: Game> Searcher<G> {
             Some(t) => t.root(&pos, &root.draw_counters(), &mut moves),
             None => None,
         };
-        let budget = TimeBudget::new(limits, self.move_cost);
+        let side = G::side_to_move(&pos);
+        let budget = TimeBudget::new(limits, self.move_cost, self.progress(&pos));
         let instant = budget.is_some_and(|b| b.instant) && !limits.infinite;
         let mut limits = *limits;
         if instant {
@@ -328,6 +342,10 @@ impl<G: Game> Searcher<G> {
             limits,
             started,
             budget,
+            previous_score: self
+                .last_score
+                .filter(|(s, _)| *s == side)
+                .map(|(_, score)| score),
         };
         if let Some(result) = self.answer_at_once(root, &moves, &clockwork, root_table) {
             return result;
@@ -344,10 +362,16 @@ impl<G: Game> Searcher<G> {
         };
         let (outcomes, main_span) =
             self.run_threads(root, &moves, &shared, &clockwork, instant, on_info);
-        if let (Some(b), false) = (clockwork.budget, instant) {
+        // Instant answers are measured too: a cost that only a search could lower would keep
+        // every later move instant after one slow move on a loaded machine.
+        if let Some(b) = clockwork.budget {
             self.measure_move_cost(&clockwork, b, main_span);
         }
-        self.result_of(&pos, &moves, &outcomes, &shared, started)
+        let result = self.result_of(&pos, &moves, &outcomes, &shared, started);
+        if clockwork.budget.is_some() {
+            self.last_score = Some((side, result.score));
+        }
+        result
     }
 
     /// The answer that needs no search, if any: the root has no legal move (the game is over),
@@ -534,6 +558,14 @@ impl<G: Game> Searcher<G> {
         } else {
             (self.move_cost * 7 + sample) / 8
         };
+    }
+
+    /// How far the game has gone, for the time manager: the fraction of the start position's
+    /// pieces still on the board at `pos`, if the family can count them.
+    fn progress(&self, pos: &G::Position) -> Option<f64> {
+        let now = G::board_pieces(pos)?;
+        let start = self.start_pieces.filter(|&n| n > 0)?;
+        Some(f64::from(now) / f64::from(start))
     }
 
     /// The reply stored in the table for the position after `mv`, if it is legal.

@@ -28,6 +28,7 @@ impl<G: Game> Worker<'_, G> {
             nodes: 0,
         };
         let mut score = Score::DRAW;
+        let mut unrest = Unrest::default();
         for d in 1..=max_depth {
             if self.skips(d, max_depth) {
                 continue;
@@ -59,7 +60,9 @@ impl<G: Game> Worker<'_, G> {
             }
             if self.is_main() {
                 self.report(depth, score, &result.pv, on_info);
-                if self.enough(d, score) {
+                unrest.update(self.root_moves[0].mv);
+                let scale = unrest.scale(score, self.clock.previous_score, self.root_moves.len());
+                if self.enough(d, score, scale) {
                     break;
                 }
             }
@@ -167,9 +170,10 @@ impl<G: Game> Worker<'_, G> {
         });
     }
 
-    /// Whether the main thread stops after the iteration of depth `d` that scored `score`.
-    fn enough(&self, d: i32, score: Score) -> bool {
-        if self.clock.soft_limit_reached() {
+    /// Whether the main thread stops after the iteration of depth `d` that scored `score`,
+    /// when the search's stability asks for `scale` times the usual time.
+    fn enough(&self, d: i32, score: Score, scale: f64) -> bool {
+        if self.clock.soft_limit_reached(scale) {
             return true;
         }
         // A forced result seen well within the horizon will not change: stop early when the
@@ -241,5 +245,82 @@ impl<G: Game> Worker<'_, G> {
             best_index,
         );
         best
+    }
+}
+
+/// What the main thread learns between iterations about how settled its search is, for the
+/// time manager: a search whose best move keeps changing, or whose score falls, needs more
+/// time; a settled one, or a choice between two moves, less.
+struct Unrest<M> {
+    /// Best-move changes, each iteration's counting half as much as the next one's.
+    changes: f64,
+    last_best: Option<M>,
+}
+
+impl<M> Default for Unrest<M> {
+    fn default() -> Self {
+        Unrest {
+            changes: 0.0,
+            last_best: None,
+        }
+    }
+}
+
+impl<M: PartialEq + Copy> Unrest<M> {
+    /// Records the best move of an iteration just completed.
+    fn update(&mut self, best: M) {
+        self.changes *= 0.5;
+        if self.last_best.is_some_and(|m| m != best) {
+            self.changes += 1.0;
+        }
+        self.last_best = Some(best);
+    }
+
+    /// How many times the usual time the search deserves, after an iteration that scored
+    /// `score`, when the previous move's search scored `previous` and the root has `moves`
+    /// legal moves.
+    fn scale(&self, score: Score, previous: Option<Score>, moves: usize) -> f64 {
+        // A best move that just changed may change again: look deeper before playing it.
+        let instability = 0.8 + 1.1 * self.changes;
+        // A falling score means trouble that a deeper search may still avoid.
+        let falling = match previous {
+            Some(p) if !p.is_decisive() && !score.is_decisive() => {
+                let drop = (p.centi() - score.centi()).clamp(-300, 300);
+                (1.0 + f64::from(drop) / 250.0).clamp(0.75, 1.5)
+            }
+            _ => 1.0,
+        };
+        // Two moves to choose from are told apart sooner than twenty.
+        let narrow = if moves == 2 { 0.7 } else { 1.0 };
+        (instability * falling * narrow).clamp(0.5, 2.5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changing_best_move_asks_for_more_time() {
+        let mut u = Unrest::default();
+        for _ in 0..8 {
+            u.update(1u8);
+        }
+        let settled = u.scale(Score::DRAW, None, 20);
+        u.update(2u8);
+        let changed = u.scale(Score::DRAW, None, 20);
+        assert!(settled < 1.0 && changed > 1.5, "{settled} {changed}");
+        assert!(u.scale(Score::DRAW, None, 2) < changed);
+    }
+
+    #[test]
+    fn a_falling_score_asks_for_more_time_and_a_rising_one_for_less() {
+        let u = Unrest::<u8>::default();
+        let same = u.scale(Score::from_centi(20), Some(Score::from_centi(20)), 20);
+        let fell = u.scale(Score::from_centi(-80), Some(Score::from_centi(20)), 20);
+        let rose = u.scale(Score::from_centi(120), Some(Score::from_centi(20)), 20);
+        assert!(rose < same && same < fell, "{rose} {same} {fell}");
+        let won = u.scale(Score::win_in(Ply(9)), Some(Score::from_centi(20)), 20);
+        assert_eq!(won, same);
     }
 }

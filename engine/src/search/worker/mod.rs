@@ -338,6 +338,7 @@ mod tests {
             limits: Limits::depth(1),
             started: Instant::now(),
             budget: None,
+            previous_score: None,
         };
         let mut heur = Heuristics::<G>::new();
         let mut rng = SmallRng::seed_from_u64(seed);
