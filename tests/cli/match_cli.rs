@@ -468,3 +468,76 @@ fn a_clock_of_zero_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("--time must be a number of seconds above 0"));
 }
+
+#[test]
+fn losses_on_time_are_reported_apart_with_the_grace_given() {
+    let (polydam, silent) = (polydam_engine(), fake("silent"));
+    let (out, _) = run_ok(&[
+        "--engine",
+        &polydam,
+        "--engine",
+        &silent,
+        "--games",
+        "2",
+        "--time",
+        "0.3",
+        "--grace",
+        "0.2",
+        "--max-plies",
+        "30",
+        "--quiet",
+    ]);
+    assert!(out.contains("Polydam vs fake-silent: +2 =0 -0"), "{out}");
+    assert!(
+        out.contains("forfeits: 2 (on time: Polydam 0, fake-silent 2)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("time forfeit (no move within 0.50 s)"),
+        "the grace extends the wait: {out}"
+    );
+    assert!(
+        out.contains("  without the 2 games lost on time: +0 =0 -0\n"),
+        "{out}"
+    );
+    assert!(out.contains("time per game: Polydam "), "{out}");
+    let o = run(&["--engine", &polydam, "--engine", &polydam, "--grace", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--grace must be"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+/// Whole games on a sudden-death clock of a third of a second: the time manager spends the
+/// clock without ever going past zero (no grace at all), and uses most of it.
+#[test]
+fn tiny_sudden_death_clocks_are_never_overrun() {
+    let e = polydam_engine();
+    let (out, _) = run_ok(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--games",
+        "4",
+        "--time",
+        "0.3",
+        "--grace",
+        "0",
+        "--random-plies",
+        "2",
+        "--concurrency",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.contains("forfeits: 0\n"), "{out}");
+    let used = out
+        .lines()
+        .find_map(|l| l.strip_prefix("time per game: Polydam #1 "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|m| m.parse::<f64>().ok())
+        .unwrap_or_else(|| panic!("no time per game line: {out}"));
+    assert!(used > 0.05 && used <= 0.3, "{out}");
+}

@@ -44,6 +44,8 @@ pub(super) struct Finished {
     pub pdn_moves: Vec<String>,
     /// With a clock: the smallest time left when a move arrived, in seconds, and the engine.
     pub worst_margin: Option<(f64, usize)>,
+    /// Seconds White and Black spent on their moves.
+    pub used: [f64; 2],
 }
 
 impl Finished {
@@ -59,6 +61,13 @@ impl Finished {
         } else {
             1.0 - white_points
         }
+    }
+
+    /// Whether the game was lost on time.
+    pub fn lost_on_time(&self) -> bool {
+        self.forfeit
+            .as_ref()
+            .is_some_and(|(_, why)| referee::is_time_forfeit(why))
     }
 
     /// The other engine of the pair.
@@ -233,6 +242,7 @@ fn play_game<G: Game>(setup: &Setup<'_, G>, job: Job, engines: &mut [Option<Play
         forfeit,
         pdn_moves: end.pdn_moves,
         worst_margin: end.worst_margin.map(|(m, side)| (m, player(job, side))),
+        used: end.used,
     }
 }
 
@@ -256,5 +266,6 @@ fn forfeited(job: Job, side: Side, why: String) -> Finished {
         forfeit: Some((player(job, side), why)),
         pdn_moves: Vec::new(),
         worst_margin: None,
+        used: [0.0; 2],
     }
 }

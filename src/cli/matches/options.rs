@@ -96,6 +96,10 @@ pub struct MatchOptions {
     /// Seconds each handshake answer (`wait`, `ready`) may take.
     #[arg(long, default_value_t = 10.0)]
     pub handshake_timeout: f64,
+    /// With a clock: seconds past zero a move may arrive before it loses on time (one
+    /// tolerance for the whole game; programs keeping their own clock may need more).
+    #[arg(long, default_value_t = 0.1)]
+    pub grace: f64,
 }
 
 impl Default for MatchOptions {
@@ -127,12 +131,11 @@ impl Default for MatchOptions {
             pdn: None,
             quiet: false,
             handshake_timeout: 10.0,
+            grace: 0.1,
         }
     }
 }
 
-/// With a clock, how far past zero an answer may come before it loses on time.
-const CLOCK_GRACE: Duration = Duration::from_millis(100);
 /// Without a clock or move time (depth only), how long a move may take by default.
 const DEPTH_TIMEOUT_SECS: f64 = 60.0;
 
@@ -289,7 +292,7 @@ pub(super) fn referee_config(opts: &MatchOptions) -> Result<RefereeConfig, CliEr
         depth: opts.depth,
         nodes: opts.nodes,
         move_timeout: Duration::from_secs_f64(move_timeout),
-        grace: CLOCK_GRACE,
+        grace: Duration::from_secs_f64(positive("--grace", opts.grace)?),
         max_plies: opts.max_plies,
         adjudication,
     })

@@ -37,6 +37,16 @@ pub struct GameEnd {
     /// increment), in seconds, and the side it was; negative when a move was late but within
     /// the tolerance. `None` without a clock or before the first move.
     pub worst_margin: Option<(f64, Side)>,
+    /// Seconds each side (by [`Side::index`]) spent on its moves.
+    pub used: [f64; 2],
+}
+
+/// How every loss on time's reason begins, so that the report can tell them apart.
+pub const TIME_FORFEIT: &str = "time forfeit";
+
+/// Whether a forfeit's reason is a loss on time.
+pub fn is_time_forfeit(why: &str) -> bool {
+    why.starts_with(TIME_FORFEIT)
 }
 
 /// The result and its reason when the game is over by the variant's rules (the position
@@ -80,7 +90,7 @@ fn charge_clock(clock_left: f64, used: f64, inc: f64, grace: Duration) -> Result
     let left = clock_left - used;
     if left < -grace.as_secs_f64() {
         return Err(format!(
-            "time forfeit (used {used:.3} s with {clock_left:.3} s left, {:.3} s past the \
+            "{TIME_FORFEIT} (used {used:.3} s with {clock_left:.3} s left, {:.3} s past the \
              clock; the tolerance is {:.3} s)",
             -left,
             grace.as_secs_f64()
@@ -165,15 +175,11 @@ pub fn play_game<G: Game>(
     players: [&mut Player; 2],
     config: &RefereeConfig,
 ) -> GameEnd {
-    let mut worst_margin = None;
+    let mut tally = ClockTally::default();
     let [white, black] = players;
-    let mut end = referee_moves(
-        opening,
-        [&mut *white, &mut *black],
-        config,
-        &mut worst_margin,
-    );
-    end.worst_margin = worst_margin;
+    let mut end = referee_moves(opening, [&mut *white, &mut *black], config, &mut tally);
+    end.worst_margin = tally.worst_margin;
+    end.used = tally.used;
     for (side, player) in [(Side::White, white), (Side::Black, black)] {
         if !end.restart[side.index()] && !player.game_over(end.result, side) {
             end.restart[side.index()] = true;
@@ -182,12 +188,21 @@ pub fn play_game<G: Game>(
     end
 }
 
-/// The game itself; `worst_margin` follows the clocks' smallest margin as moves arrive.
+/// What the referee's watch saw of the engines' time, kept whatever way the game ends.
+#[derive(Default)]
+struct ClockTally {
+    /// The smallest time left on a clock when a move arrived, and the side.
+    worst_margin: Option<(f64, Side)>,
+    /// Seconds each side spent on its moves.
+    used: [f64; 2],
+}
+
+/// The game itself; `tally` follows the clocks as moves arrive.
 fn referee_moves<G: Game>(
     opening: &Opening<G>,
     players: [&mut Player; 2],
     config: &RefereeConfig,
-    worst_margin: &mut Option<(f64, Side)>,
+    tally: &mut ClockTally,
 ) -> GameEnd {
     let mut record = GameRecord::<G>::new(opening.start);
     let start_hub = quote(&G::hub_position(&opening.start));
@@ -214,6 +229,7 @@ fn referee_moves<G: Game>(
             restart: restarts,
             pdn_moves,
             worst_margin: None,
+            used: [0.0; 2],
         }
     };
     let ended = |result, termination, pdn_moves| GameEnd {
@@ -223,6 +239,7 @@ fn referee_moves<G: Game>(
         restart: [false; 2],
         pdn_moves,
         worst_margin: None,
+        used: [0.0; 2],
     };
 
     for side in [Side::White, Side::Black] {
@@ -274,9 +291,10 @@ fn referee_moves<G: Game>(
         let answer = match engine.think(&turn) {
             Ok(answer) => answer,
             Err(EngineFailure::Timeout) => {
+                tally.used[side.index()] += timeout.as_secs_f64();
                 engine.kill();
                 let why = format!(
-                    "time forfeit (no move within {:.2} s)",
+                    "{TIME_FORFEIT} (no move within {:.2} s)",
                     timeout.as_secs_f64()
                 );
                 return forfeit(side, why, true, pdn_moves);
@@ -290,11 +308,12 @@ fn referee_moves<G: Game>(
                 return ended(PdnResult::win_for(side.opponent()), why, pdn_moves);
             }
         };
+        tally.used[side.index()] += answer.elapsed.as_secs_f64();
         if let Some(TimeControl::Clock { inc, .. }) = config.time_control {
             let used = answer.elapsed.as_secs_f64();
             let margin = clock_left - used;
-            if worst_margin.is_none_or(|(m, _)| margin < m) {
-                *worst_margin = Some((margin, side));
+            if tally.worst_margin.is_none_or(|(m, _)| margin < m) {
+                tally.worst_margin = Some((margin, side));
             }
             match charge_clock(clock_left, used, inc, config.grace) {
                 Ok(left) => clocks[side.index()] = left,

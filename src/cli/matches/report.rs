@@ -41,6 +41,7 @@ pub(super) fn text(s: &Summary) -> String {
     }
     report.push_str(&forfeit_lines(s));
     report.push_str(&margin_line(s));
+    report.push_str(&time_used_line(s));
     report.push_str(&endings_line(s.finished));
     if let Some((path, written)) = s.pdn {
         report.push_str(&format!(
@@ -105,14 +106,7 @@ fn pair_lines(s: &Summary, a: usize, b: usize) -> String {
         .values()
         .filter(|f| f.job.first == a && (f.job.white == b || f.job.black == b))
         .collect();
-    let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
-    for g in &games {
-        match g.first_points() {
-            p if p > 0.75 => w += 1,
-            p if p > 0.25 => d += 1,
-            _ => l += 1,
-        }
-    }
+    let (w, d, l) = wdl(&games);
     let points = w as f64 + d as f64 / 2.0;
     let n = games.len().max(1) as f64;
     let mut lines = format!(
@@ -135,6 +129,22 @@ fn pair_lines(s: &Summary, a: usize, b: usize) -> String {
             pentanomial
         ));
     }
+    let on_time = games.iter().filter(|g| g.lost_on_time()).count();
+    if on_time > 0 {
+        // A loss on time by a program that keeps its own clock says nothing of its play.
+        let played: Vec<&Finished> = games
+            .iter()
+            .copied()
+            .filter(|g| !g.lost_on_time())
+            .collect();
+        let (w, d, l) = wdl(&played);
+        lines.push_str(&format!(
+            "  without the {on_time} games lost on time: +{w} ={d} -{l}\n"
+        ));
+        if let Some(sample) = Sample::trinomial(w, d, l) {
+            lines.push_str(&format!("  {}\n", elo_line(&sample, "trinomial")));
+        }
+    }
     if let Some(bounds) = s.sprt {
         // The pentanomial model when there is a pair of games, else the trinomial one.
         let (sample, model) = match (&penta, &trinomial) {
@@ -144,6 +154,19 @@ fn pair_lines(s: &Summary, a: usize, b: usize) -> String {
         lines.push_str(&sprt_line(sample, model, bounds));
     }
     lines
+}
+
+/// The first engine's wins, draws and losses in `games`.
+fn wdl(games: &[&Finished]) -> (u64, u64, u64) {
+    let (mut w, mut d, mut l) = (0u64, 0u64, 0u64);
+    for g in games {
+        match g.first_points() {
+            p if p > 0.75 => w += 1,
+            p if p > 0.25 => d += 1,
+            _ => l += 1,
+        }
+    }
+    (w, d, l)
 }
 
 /// How many pairs of games (an opening played twice) the first engine scored 0, 1/2, 1, 3/2
@@ -187,7 +210,22 @@ fn forfeit_lines(s: &Summary) -> String {
         .values()
         .filter(|f| f.forfeit.is_some())
         .collect();
-    let mut lines = format!("forfeits: {}\n", forfeits.len());
+    let mut lines = format!("forfeits: {}", forfeits.len());
+    let mut on_time = vec![0usize; s.names.len()];
+    for f in forfeits.iter().filter(|f| f.lost_on_time()) {
+        if let Some((who, _)) = &f.forfeit {
+            on_time[*who] += 1;
+        }
+    }
+    if on_time.iter().any(|&n| n > 0) {
+        let each: Vec<String> = on_time
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{} {n}", s.names[i]))
+            .collect();
+        lines.push_str(&format!(" (on time: {})", each.join(", ")));
+    }
+    lines.push('\n');
     for f in forfeits {
         if let Some((who, why)) = &f.forfeit {
             lines.push_str(&format!(
@@ -218,6 +256,27 @@ fn margin_line(s: &Summary) -> String {
         "clock margin: worst {m:+.3} s (game {game}, {}); median of games' worst {median:+.3} s\n",
         s.names[who]
     )
+}
+
+/// With a clock: `time per game: NAME X s, ...`, the mean time each engine spent on its
+/// moves in a game.
+fn time_used_line(s: &Summary) -> String {
+    if !matches!(s.config.time_control, Some(TimeControl::Clock { .. })) {
+        return String::new();
+    }
+    let mut total = vec![(0.0f64, 0usize); s.names.len()];
+    for f in s.finished.values() {
+        for (who, used) in [(f.job.white, f.used[0]), (f.job.black, f.used[1])] {
+            total[who].0 += used;
+            total[who].1 += 1;
+        }
+    }
+    let each: Vec<String> = total
+        .iter()
+        .enumerate()
+        .map(|(i, (t, n))| format!("{} {:.1} s", s.names[i], t / (*n).max(1) as f64))
+        .collect();
+    format!("time per game: {}\n", each.join(", "))
 }
 
 /// `endings: KIND N; ...`: how many games ended each way (every forfeit counted as one kind).
