@@ -83,13 +83,16 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
         let mut divided: Option<(u64, f64)> = None;
         if o.divide && o.depth > 0 {
             let started = Instant::now();
-            let rows = pool.install(|| perft::divide::<G>(&pos, o.depth, duplicates, parallel));
+            let mut rows = Vec::new();
+            install(&pool, &mut || {
+                rows = perft::divide::<G>(&pos, o.depth, duplicates, parallel)
+            });
             let secs = started.elapsed().as_secs_f64();
             let mut lines: Vec<(String, u64)> = rows
                 .iter()
                 .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
                 .collect();
-            lines.sort_by_key(|a| natural_key(&a.0));
+            sort_rows(&mut lines);
             for (m, n) in &lines {
                 writeln!(self.out, "{m} {n}").map_err(io)?;
             }
@@ -104,8 +107,10 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
                 Some(done) if depth == o.depth => done,
                 _ => {
                     let started = Instant::now();
-                    let nodes =
-                        pool.install(|| perft::perft::<G>(&pos, depth, duplicates, parallel));
+                    let mut nodes = 0;
+                    install(&pool, &mut || {
+                        nodes = perft::perft::<G>(&pos, depth, duplicates, parallel)
+                    });
                     (nodes, started.elapsed().as_secs_f64())
                 }
             };
@@ -155,12 +160,27 @@ impl<W: Write> GameVisitor for MovesJob<'_, W> {
             .iter()
             .map(|m| G::move_text(&pos, m, self.style))
             .collect();
-        texts.sort_by_key(|a| natural_key(a));
+        sort_texts(&mut texts);
         for t in texts {
             writeln!(self.out, "{t}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
         }
         Ok(())
     }
+}
+
+/// Runs `f` in `pool` (not generic, so that rayon's machinery is compiled once).
+fn install(pool: &rayon::ThreadPool, f: &mut (dyn FnMut() + Send)) {
+    pool.install(f)
+}
+
+/// Sorts `(move, count)` rows by [`natural_key`] of the move (stable).
+fn sort_rows(rows: &mut [(String, u64)]) {
+    rows.sort_by_key(|a| natural_key(&a.0));
+}
+
+/// Sorts move texts by [`natural_key`] (stable).
+fn sort_texts(texts: &mut [String]) {
+    texts.sort_by_key(|a| natural_key(a));
 }
 
 /// Sort key that orders `9-14` before `10-15` (numbers compared as numbers).
