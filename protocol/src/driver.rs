@@ -8,7 +8,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use polydam_engine::egtb::TableProbe;
@@ -162,6 +162,28 @@ impl GameVisitor for Open {
     }
 }
 
+/// A searcher handed over to a search thread, and back.
+type Parked<G> = Arc<Mutex<Option<Searcher<G>>>>;
+
+/// Takes the searcher out of `parked` (none if a thread that had it panicked).
+fn unpark<G: Game>(parked: &Parked<G>) -> Option<Searcher<G>> {
+    parked.lock().ok().and_then(|mut s| s.take())
+}
+
+/// Starts the search thread on `job` (not generic, so that the thread machinery is compiled
+/// once and not once per game).
+fn spawn_search(job: Box<dyn FnOnce() + Send>) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("search".into())
+        .stack_size(SEARCH_STACK)
+        .spawn(job)
+}
+
+/// Runs `f`, catching a panic; whether it returned.
+fn returned(f: &mut dyn FnMut()) -> bool {
+    catch_unwind(AssertUnwindSafe(f)).is_ok()
+}
+
 /// The engine of the game `G`.
 struct GameEngine<G: Game> {
     record: GameRecord<G>,
@@ -169,7 +191,8 @@ struct GameEngine<G: Game> {
     searcher: Option<Searcher<G>>,
     hash_mib: usize,
     threads: usize,
-    running: Option<JoinHandle<Option<Searcher<G>>>>,
+    /// The running search's thread, and where its searcher comes back to when it ends.
+    running: Option<(JoinHandle<()>, Parked<G>)>,
     control: Arc<SearchControl>,
     /// The endgame tables, given to every searcher.
     tables: Option<Arc<dyn TableProbe<G>>>,
@@ -267,12 +290,13 @@ fn run_search<G: Game>(
     out: &Output,
 ) {
     let root = *record.current();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search(record, limits, control, &mut |info| {
+    let mut result = None;
+    returned(&mut || {
+        result = Some(searcher.search(record, limits, control, &mut |info| {
             send_info::<G>(out, &root, info, tr)
-        })
-    }));
-    out.send_raw(&done_line::<G>(&root, result.as_ref().ok(), tr));
+        }))
+    });
+    out.send_raw(&done_line::<G>(&root, result.as_ref(), tr));
 }
 
 impl<G: Game> Engine for GameEngine<G> {
@@ -343,7 +367,7 @@ impl<G: Game> Engine for GameEngine<G> {
         self.control.reset(req.pondering);
         let id = req.id;
         let _ = self.searcher();
-        let Some(mut searcher) = self.searcher.take() else {
+        let Some(searcher) = self.searcher.take() else {
             // No table to be had (a lost searcher that cannot be rebuilt): still answer, with
             // any legal move, as every `go` gets its `done`.
             out.send_raw(&done_line::<G>(self.record.current(), None, &tr));
@@ -353,30 +377,29 @@ impl<G: Game> Engine for GameEngine<G> {
         let record = copy_record(&self.record);
         let control = Arc::clone(&self.control);
         let limits = req.limits;
-        let (tx, rx) = std::sync::mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn({
-                let out = Arc::clone(&out);
-                let events = events.clone();
-                move || {
-                    let mut searcher = match rx.recv() {
-                        Ok(s) => s,
-                        Err(_) => return None,
-                    };
-                    run_search(&mut searcher, &record, &limits, &control, &tr, &out);
-                    let _ = events.send(Event::SearchDone(id));
-                    Some(searcher)
+        let parked: Parked<G> = Arc::new(Mutex::new(Some(searcher)));
+        let spawned = spawn_search(Box::new({
+            let parked = Arc::clone(&parked);
+            let out = Arc::clone(&out);
+            let events = events.clone();
+            move || {
+                let Some(mut searcher) = unpark(&parked) else {
+                    return;
+                };
+                run_search(&mut searcher, &record, &limits, &control, &tr, &out);
+                let _ = events.send(Event::SearchDone(id));
+                if let Ok(mut slot) = parked.lock() {
+                    *slot = Some(searcher);
                 }
-            });
-        match spawned {
-            Ok(handle) => {
-                let _ = tx.send(searcher);
-                self.running = Some(handle);
             }
+        }));
+        match spawned {
+            Ok(handle) => self.running = Some((handle, parked)),
             Err(_) => {
                 // No thread to be had: search here (ping and stop wait until it ends).
+                let Some(mut searcher) = unpark(&parked) else {
+                    return;
+                };
                 run_search(
                     &mut searcher,
                     &self.record,
@@ -392,9 +415,9 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn finish(&mut self) {
-        if let Some(handle) = self.running.take() {
-            if let Ok(Some(searcher)) = handle.join() {
-                self.searcher = Some(searcher);
+        if let Some((handle, parked)) = self.running.take() {
+            if handle.join().is_ok() {
+                self.searcher = unpark(&parked);
             }
         }
     }
