@@ -56,18 +56,19 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
         let o = self.opts;
         let openings = load_openings::<G>(o)?;
         let timeout = handshake_timeout(o)?;
-        let names = games::start_engines::<G>(&self.specs, timeout)?;
+        let names = games::start_engines(&self.specs, G::NAME, timeout)?;
         let jobs = games::schedule(self.specs.len(), o.games, openings.len());
         let progress = Progress::new(G::NAME, &names, jobs.len(), o.quiet);
         let mut pdn_log = PdnLog::create(o.pdn.as_deref(), &openings, &names)?;
+        let referee = games::referee(&openings, &self.config);
         let setup = games::Setup {
+            variant: G::NAME,
             specs: &self.specs,
-            config: &self.config,
-            openings: &openings,
+            referee: &referee,
             timeout,
         };
         let mut finished = BTreeMap::new();
-        games::play_all(&setup, &jobs, o.concurrency, |done| {
+        games::play_all(&setup, &jobs, o.concurrency, &mut |done| {
             progress.game_over(&done);
             finished.insert(done.job.number, done);
             pdn_log.catch_up(&finished);
