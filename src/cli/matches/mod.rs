@@ -18,6 +18,7 @@
 pub mod dxp_engine;
 pub mod engine;
 mod games;
+pub mod kept;
 mod options;
 pub mod player;
 mod progress;

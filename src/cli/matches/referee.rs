@@ -9,15 +9,14 @@
 
 use std::time::Duration;
 
-use polydam_engine::game::{Game, MoveStyle, Side};
-use polydam_engine::record::GameRecord;
+use polydam_engine::game::{Game, Side};
 
 use super::engine::{quote, EngineFailure};
+use super::kept::{KeptGame, Started};
 use super::player::{Player, Turn};
 use super::settings::{Adjudication, RefereeConfig, TimeControl};
 use crate::openings::Opening;
 use crate::pdn::PdnResult;
-use polydam_protocol::dxp::session::exchange::{self, Decision};
 use polydam_protocol::lexer::excerpt;
 
 /// How a game ended.
@@ -37,18 +36,6 @@ pub struct GameEnd {
     /// increment), in seconds, and the side it was; negative when a move was late but within
     /// the tolerance. `None` without a clock or before the first move.
     pub worst_margin: Option<(f64, Side)>,
-}
-
-/// The result and its reason when the game is over by the variant's rules (the position
-/// decides it, the side to move has no move, or a draw rule applies), else `None`: the rules'
-/// verdict as the DXP session words it.
-pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
-    let (decision, why) = exchange::rules_end(record)?;
-    let result = match decision {
-        Decision::Win(side) => PdnResult::win_for(side),
-        Decision::Draw => PdnResult::Draw,
-    };
-    Some((result, why))
 }
 
 /// The `level` lines for the side to move.
@@ -165,10 +152,15 @@ pub fn play_game<G: Game>(
     players: [&mut Player; 2],
     config: &RefereeConfig,
 ) -> GameEnd {
+    play_started(KeptGame::start(opening), players, config)
+}
+
+/// [`play_game`] from the opening, played: not generic in the game.
+fn play_started(started: Started, players: [&mut Player; 2], config: &RefereeConfig) -> GameEnd {
     let mut worst_margin = None;
     let [white, black] = players;
     let mut end = referee_moves(
-        opening,
+        started,
         [&mut *white, &mut *black],
         config,
         &mut worst_margin,
@@ -183,22 +175,19 @@ pub fn play_game<G: Game>(
 }
 
 /// The game itself; `worst_margin` follows the clocks' smallest margin as moves arrive.
-fn referee_moves<G: Game>(
-    opening: &Opening<G>,
+fn referee_moves(
+    started: Started,
     players: [&mut Player; 2],
     config: &RefereeConfig,
     worst_margin: &mut Option<(f64, Side)>,
 ) -> GameEnd {
-    let mut record = GameRecord::<G>::new(opening.start);
-    let start_hub = quote(&G::hub_position(&opening.start));
-    let mut hub_moves: Vec<String> = Vec::new();
-    let mut pdn_moves: Vec<String> = Vec::new();
-    for mv in &opening.moves {
-        let pos = *record.current();
-        hub_moves.push(G::move_text(&pos, mv, MoveStyle::Hub));
-        pdn_moves.push(G::move_text(&pos, mv, MoveStyle::Pdn));
-        record.push(*mv);
-    }
+    let Started {
+        game: mut record,
+        start_hub,
+        mut hub_moves,
+        mut pdn_moves,
+    } = started;
+    let start_hub = quote(&start_hub);
     let mut clocks = match config.time_control {
         Some(TimeControl::Clock { time, .. }) => [time; 2],
         _ => [0.0; 2],
@@ -226,7 +215,7 @@ fn referee_moves<G: Game>(
     };
 
     for side in [Side::White, Side::Black] {
-        match players[side.index()].new_game(&record, side, config) {
+        match players[side.index()].new_game(&*record, side, config) {
             Ok(()) => {}
             Err(EngineFailure::Crashed(why)) => {
                 return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
@@ -243,15 +232,14 @@ fn referee_moves<G: Game>(
     }
 
     loop {
-        if let Some((result, why)) = rules_end(&record) {
+        if let Some((result, why)) = record.rules_end() {
             return ended(result, why, pdn_moves);
         }
-        if record.moves().len() >= config.max_plies {
+        if record.plies() >= config.max_plies {
             let why = format!("ply cap ({} plies)", config.max_plies);
             return ended(PdnResult::Draw, why, pdn_moves);
         }
-        let pos = *record.current();
-        let side = G::side_to_move(&pos);
+        let side = record.side_to_move();
         let pos_line = if hub_moves.is_empty() {
             format!("pos pos={start_hub}")
         } else {
@@ -266,7 +254,7 @@ fn referee_moves<G: Game>(
         };
         let engine = &mut *players[side.index()];
         let turn = Turn {
-            record: &record,
+            record: &*record,
             pos_line: &pos_line,
             level_lines: &level_lines(config, clock_left),
             timeout,
@@ -304,9 +292,9 @@ fn referee_moves<G: Game>(
         let Some(text) = answer.mv else {
             return forfeit(side, "no move (bare done)".into(), false, pdn_moves);
         };
-        let mv = match G::parse_move(&pos, &text) {
-            Ok(mv) => mv,
-            Err(_) => {
+        let [hub, pdn] = match record.play_text(&text) {
+            Some(texts) => texts,
+            None => {
                 let mut why = format!("illegal move {}", excerpt(&text));
                 if let Some(said) = &answer.error {
                     why.push_str(&format!(" (the engine said: {})", excerpt(said)));
@@ -314,12 +302,10 @@ fn referee_moves<G: Game>(
                 return forfeit(side, why, false, pdn_moves);
             }
         };
-        hub_moves.push(G::move_text(&pos, &mv, MoveStyle::Hub));
-        pdn_moves.push(G::move_text(&pos, &mv, MoveStyle::Pdn));
-        record.push(mv);
+        hub_moves.push(hub);
+        pdn_moves.push(pdn);
         if let Some(adj) = &config.adjudication {
-            if let Some((result, why)) = watch.update(adj, side, answer.score, record.moves().len())
-            {
+            if let Some((result, why)) = watch.update(adj, side, answer.score, record.plies()) {
                 return ended(result, why, pdn_moves);
             }
         }
