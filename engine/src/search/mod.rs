@@ -68,6 +68,47 @@ pub struct SearchInfo<G: Game> {
     pub root_table: Option<RootTable>,
 }
 
+/// The figures of a [`SearchInfo`] without its moves, in a type that is not generic in the
+/// game: what reports print, so that their code is compiled once.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationFigures {
+    /// The iteration's depth.
+    pub depth: Depth,
+    /// The mean depth reached.
+    pub mean_depth: f64,
+    /// The deepest ply reached.
+    pub seldepth: Ply,
+    /// The score.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time spent so far.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Endgame table hits.
+    pub table_hits: u64,
+    /// The root's endgame table verdict, if any.
+    pub root_table: Option<RootTable>,
+}
+
+impl<G: Game> SearchInfo<G> {
+    /// The iteration's figures, without the principal variation.
+    pub fn figures(&self) -> IterationFigures {
+        IterationFigures {
+            depth: self.depth,
+            mean_depth: self.mean_depth,
+            seldepth: self.seldepth,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            nps: self.nps,
+            table_hits: self.table_hits,
+            root_table: self.root_table,
+        }
+    }
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<G: Game> {
