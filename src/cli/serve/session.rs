@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
+use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{
     pv_text, IterationFigures, Limits, SearchControl, SearchInfo, Searcher,
@@ -271,6 +271,31 @@ fn pdn_text_of(
     })
 }
 
+/// The moves of a PDN game read, at most [`MAX_PDN_MOVES`] of them.
+fn pdn_moves(game: pdn::PdnRead) -> Result<Vec<String>, String> {
+    if game.moves.len() > MAX_PDN_MOVES {
+        return Err(format!(
+            "the game has {} moves; at most {MAX_PDN_MOVES} are read",
+            game.moves.len()
+        ));
+    }
+    Ok(game.moves)
+}
+
+/// Move `i` (from 0) of a PDN game, `mv`, comes after the game's end.
+fn over_at(i: usize, mv: &str) -> String {
+    format!(
+        "move {} ('{}'): the game was already over",
+        i + 1,
+        excerpt(mv)
+    )
+}
+
+/// Move `i` (from 0) of a PDN game, `mv`, cannot be played for the reason `e`.
+fn move_error(i: usize, mv: &str, e: MoveError) -> String {
+    format!("move {} ('{}'): {e}", i + 1, excerpt(mv))
+}
+
 /// The board of `view` for the page.
 fn cells_out(view: &BoardView) -> Vec<CellOut> {
     view.cells
@@ -402,24 +427,13 @@ impl<G: Game> Table for GameTable<G> {
             Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
             None => G::start(),
         };
-        if game.moves.len() > MAX_PDN_MOVES {
-            return Err(format!(
-                "the game has {} moves; at most {MAX_PDN_MOVES} are read",
-                game.moves.len()
-            ));
-        }
+        let moves = pdn_moves(game)?;
         let mut record = GameRecord::<G>::new(start);
-        for (i, mv) in game.moves.iter().enumerate() {
+        for (i, mv) in moves.iter().enumerate() {
             if record.outcome().is_some() {
-                return Err(format!(
-                    "move {} ('{}'): the game was already over",
-                    i + 1,
-                    excerpt(mv)
-                ));
+                return Err(over_at(i, mv));
             }
-            record
-                .push_text(mv)
-                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, excerpt(mv)))?;
+            record.push_text(mv).map_err(|e| move_error(i, mv, e))?;
         }
         self.record = record;
         self.changed();
