@@ -304,15 +304,16 @@ fn play_session(
 /// position, or the variant's start.
 fn starts<G: Game>(o: &DxpOptions) -> Result<Vec<G::Position>, CliError> {
     if let Some(path) = &o.book {
-        return Ok(read_book::<G>(path)?
-            .into_iter()
-            .map(|opening| {
-                opening
-                    .moves
-                    .iter()
-                    .fold(opening.start, |pos, mv| G::play(&pos, mv))
-            })
-            .collect());
+        let book = read_book::<G>(path)?;
+        let mut starts = Vec::with_capacity(book.len());
+        for opening in &book {
+            let mut pos = opening.start;
+            for mv in &opening.moves {
+                pos = G::play(&pos, mv);
+            }
+            starts.push(pos);
+        }
+        return Ok(starts);
     }
     let start = match &o.fen {
         Some(text) => {

@@ -172,10 +172,10 @@ impl<W: Write> GameVisitor for MovesJob<'_, W> {
         if G::decided(&pos).is_none() {
             G::generate(&pos, Duplicates::Drop, &mut moves);
         }
-        let mut texts: Vec<String> = moves
-            .iter()
-            .map(|m| G::move_text(&pos, m, self.style))
-            .collect();
+        let mut texts = Vec::with_capacity(moves.len());
+        for m in &moves {
+            texts.push(G::move_text(&pos, m, self.style));
+        }
         sort_texts(&mut texts);
         for t in texts {
             writeln!(self.out, "{t}").map_err(|e| CliError(format!("cannot write output: {e}")))?;

@@ -101,13 +101,18 @@ fn feature_kind<G: Features>(o: &TrainOptions) -> Result<FeatureKind, CliError> 
     if G::feature_kinds().contains(&kind) {
         return Ok(kind);
     }
-    let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
-    Err(CliError(format!(
+    Err(no_feature_set(kind, G::NAME, G::feature_kinds()))
+}
+
+/// The error for a feature set `kind` that `variant` does not have (it has `offered`).
+fn no_feature_set(kind: FeatureKind, variant: &str, offered: &[FeatureKind]) -> CliError {
+    let offered: Vec<&str> = offered.iter().map(|k| k.name()).collect();
+    CliError(format!(
         "no '{}' feature set for {} (its family has {}: choose with --features)",
         kind.name(),
-        G::NAME,
+        variant,
         offered.join(", ")
-    )))
+    ))
 }
 
 /// Writes the fitted `weights` of `G` to `--output`.

@@ -81,13 +81,15 @@ pub(super) struct StartTags {
 impl StartTags {
     /// The tags of every opening's start, in order.
     pub fn of<G: Game>(openings: &[Opening<G>]) -> Vec<StartTags> {
-        openings
-            .iter()
-            .map(|o| StartTags {
+        let first = G::side_to_move(&G::start());
+        let mut tags = Vec::with_capacity(openings.len());
+        for o in openings {
+            tags.push(StartTags {
                 fen: G::fen(&o.start),
-                second_player_starts: G::side_to_move(&o.start) != G::side_to_move(&G::start()),
-            })
-            .collect()
+                second_player_starts: G::side_to_move(&o.start) != first,
+            });
+        }
+        tags
     }
 }
 

@@ -106,10 +106,11 @@ impl<G: Game> PlayBoard for BoardOf<G> {
         let pos = self.record.current();
         let mut moves = Vec::new();
         G::generate(pos, Duplicates::Drop, &mut moves);
-        moves
-            .iter()
-            .map(|m| G::move_text(pos, m, MoveStyle::Pdn))
-            .collect()
+        let mut texts = Vec::with_capacity(moves.len());
+        for m in &moves {
+            texts.push(G::move_text(pos, m, MoveStyle::Pdn));
+        }
+        texts
     }
 
     fn outcome(&self) -> Option<(Outcome, EndReason)> {
