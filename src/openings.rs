@@ -46,49 +46,69 @@ pub fn read_book<G: Game>(path: &Path) -> Result<Vec<Opening<G>>, CliError> {
 /// allowed), or `POSITION;MOVES` (an empty position or `start` meaning the variant's start).
 pub fn parse_book<G: Game>(text: &str) -> Result<Vec<Opening<G>>, CliError> {
     let mut openings = Vec::new();
+    book_lines(text, &mut |line, position| {
+        openings.push(opening_of::<G>(line, position)?);
+        Ok(())
+    })?;
+    Ok(openings)
+}
+
+/// What a book line gives: the line, and its position text and moves when it has a `;`.
+type BookLine<'a> = dyn FnMut(&str, Option<(&str, &str)>) -> Result<(), String> + 'a;
+
+/// Hands every opening line of a book to `each` (with its `POSITION;MOVES` split, if it has
+/// one), its errors numbered by line; an error when there is none. Not generic in the game.
+fn book_lines(text: &str, each: &mut BookLine<'_>) -> Result<(), CliError> {
+    let mut any = false;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let at = |why: String| CliError(format!("book line {}: {why}", i + 1));
-        let (start, moves) = match line.split_once(';') {
-            Some((pos, moves)) => {
-                let pos = pos.trim();
-                let start = if pos.is_empty() || pos.eq_ignore_ascii_case("start") {
-                    G::start()
-                } else {
-                    G::parse_position(pos).map_err(|e| at(format!("bad position: {e}")))?
-                };
-                (start, moves)
-            }
-            None => match G::parse_position(line) {
-                Ok(start) => (start, ""),
-                Err(_) => (G::start(), line),
-            },
-        };
-        let mut record = GameRecord::<G>::new(start);
-        let moves = pdn::read_moves(moves).map_err(&at)?;
-        for text in &moves {
-            record.push_text(text).map_err(|e| {
-                at(format!(
-                    "'{}' is neither a position nor moves from it: {e}",
-                    excerpt(line)
-                ))
-            })?;
-        }
-        if record.outcome().is_some() {
-            return Err(at("the game is already over after this opening".into()));
-        }
-        openings.push(Opening {
-            start,
-            moves: record.moves().to_vec(),
-        });
+        each(line, line.split_once(';'))
+            .map_err(|why| CliError(format!("book line {}: {why}", i + 1)))?;
+        any = true;
     }
-    if openings.is_empty() {
+    if !any {
         return Err(CliError("the book holds no opening".into()));
     }
-    Ok(openings)
+    Ok(())
+}
+
+/// The opening of a book `line`, split at its `;` into `split` if it has one.
+fn opening_of<G: Game>(line: &str, split: Option<(&str, &str)>) -> Result<Opening<G>, String> {
+    let (start, moves) = match split {
+        Some((pos, moves)) => {
+            let pos = pos.trim();
+            let start = if pos.is_empty() || pos.eq_ignore_ascii_case("start") {
+                G::start()
+            } else {
+                G::parse_position(pos).map_err(|e| format!("bad position: {e}"))?
+            };
+            (start, moves)
+        }
+        None => match G::parse_position(line) {
+            Ok(start) => (start, ""),
+            Err(_) => (G::start(), line),
+        },
+    };
+    let mut record = GameRecord::<G>::new(start);
+    let moves = pdn::read_moves(moves)?;
+    for text in &moves {
+        record.push_text(text).map_err(|e| {
+            format!(
+                "'{}' is neither a position nor moves from it: {e}",
+                excerpt(line)
+            )
+        })?;
+    }
+    if record.outcome().is_some() {
+        return Err("the game is already over after this opening".into());
+    }
+    Ok(Opening {
+        start,
+        moves: record.moves().to_vec(),
+    })
 }
 
 /// `count` openings of `plies` random legal plies from the start.

@@ -1,26 +1,21 @@
 //! Data parallelism over rayon when the `parallel` feature is on, and the same calls run
-//! serially when it is off, so that callers are written once (the parallel perft and the
-//! trainer's gradients).
+//! serially when it is off, so that callers are written once (the parallel perft).
+//!
+//! The helpers are not generic: a generic caller hands them a `dyn` closure, so that rayon's
+//! machinery is compiled once and not once per game.
 
 #[cfg(feature = "parallel")]
-pub(crate) use rayon::prelude::*;
+use rayon::prelude::*;
 
-/// The slice methods of rayon's prelude that the engine uses, run on the calling thread.
-#[cfg(not(feature = "parallel"))]
-pub(crate) trait SerialSlice<T> {
-    /// The elements, one after another.
-    fn par_iter(&self) -> std::slice::Iter<'_, T>;
-    /// Chunks of `size` elements, one after another.
-    fn par_chunks(&self, size: usize) -> std::slice::Chunks<'_, T>;
-}
-
-#[cfg(not(feature = "parallel"))]
-impl<T> SerialSlice<T> for [T] {
-    fn par_iter(&self) -> std::slice::Iter<'_, T> {
-        self.iter()
+/// `f(k)` for every `k` in `0..n`, over rayon's threads (with the `parallel` feature), in
+/// order of `k`.
+pub(crate) fn map_indices(n: usize, f: &(dyn Fn(usize) -> u64 + Sync)) -> Vec<u64> {
+    #[cfg(feature = "parallel")]
+    {
+        (0..n).into_par_iter().map(f).collect()
     }
-
-    fn par_chunks(&self, size: usize) -> std::slice::Chunks<'_, T> {
-        self.chunks(size)
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..n).map(f).collect()
     }
 }

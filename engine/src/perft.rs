@@ -13,8 +13,6 @@
 //! assert_eq!(count_paths::<Intl>(&Intl::start(), 3, Duplicates::Drop), 658);
 //! ```
 
-use crate::par::*;
-
 use crate::game::{Duplicates, Game};
 
 /// How many moves a move list is made ready for: more than any family's start position has,
@@ -83,13 +81,12 @@ pub fn divide<G: Game>(
         G::generate(&child, dups, &mut replies);
         jobs.extend(replies.iter().map(|r| (i, G::play(&child, r))));
     }
-    let counts: Vec<(usize, u64)> = jobs
-        .par_iter()
-        .map(|(i, p)| (*i, count_paths::<G>(p, depth - 2, dups)))
-        .collect();
+    let counts = crate::par::map_indices(jobs.len(), &|k| {
+        count_paths::<G>(&jobs[k].1, depth - 2, dups)
+    });
     let mut totals = vec![0u64; moves.len()];
-    for (i, n) in counts {
-        totals[i] += n;
+    for ((i, _), n) in jobs.iter().zip(counts) {
+        totals[*i] += n;
     }
     moves.into_iter().zip(totals).collect()
 }

@@ -8,14 +8,14 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use polydam_engine::egtb::TableProbe;
+use polydam_engine::egtb::{EgtbError, TableProbe};
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
 use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
-    pv_text, HashError, Limits, SearchControl, SearchInfo, SearchResult, Searcher,
+    pv_text, HashError, IterationFigures, Limits, SearchControl, SearchInfo, SearchResult, Searcher,
 };
 use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
 
@@ -162,6 +162,28 @@ impl GameVisitor for Open {
     }
 }
 
+/// A searcher handed over to a search thread, and back.
+type Parked<G> = Arc<Mutex<Option<Searcher<G>>>>;
+
+/// Takes the searcher out of `parked` (none if a thread that had it panicked).
+fn unpark<G: Game>(parked: &Parked<G>) -> Option<Searcher<G>> {
+    parked.lock().ok().and_then(|mut s| s.take())
+}
+
+/// Starts the search thread on `job` (not generic, so that the thread machinery is compiled
+/// once and not once per game).
+fn spawn_search(job: Box<dyn FnOnce() + Send>) -> std::io::Result<JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("search".into())
+        .stack_size(SEARCH_STACK)
+        .spawn(job)
+}
+
+/// Runs `f`, catching a panic; whether it returned.
+fn returned(f: &mut dyn FnMut()) -> bool {
+    catch_unwind(AssertUnwindSafe(f)).is_ok()
+}
+
 /// The engine of the game `G`.
 struct GameEngine<G: Game> {
     record: GameRecord<G>,
@@ -169,7 +191,8 @@ struct GameEngine<G: Game> {
     searcher: Option<Searcher<G>>,
     hash_mib: usize,
     threads: usize,
-    running: Option<JoinHandle<Option<Searcher<G>>>>,
+    /// The running search's thread, and where its searcher comes back to when it ends.
+    running: Option<(JoinHandle<()>, Parked<G>)>,
     control: Arc<SearchControl>,
     /// The endgame tables, given to every searcher.
     tables: Option<Arc<dyn TableProbe<G>>>,
@@ -203,9 +226,67 @@ fn copy_record<G: Game>(record: &GameRecord<G>) -> GameRecord<G> {
     copy
 }
 
+/// A position that cannot be set, for `why`: nothing changes.
+fn bad_position(why: String) -> PositionFailure {
+    PositionFailure {
+        message: format!("bad position: {why}"),
+        changed: false,
+    }
+}
+
+/// Move `n` of `moves=`, `text`, that cannot be played for the reason `e`: the position before
+/// it is kept.
+fn bad_move(n: usize, text: &str, e: MoveError, tr: &Translator) -> PositionFailure {
+    let shown = excerpt(text);
+    let message = match e {
+        MoveError::Malformed(why) => {
+            format!("bad move {n} '{shown}' in moves=: {why}")
+        }
+        MoveError::Illegal(_) => format!(
+            "illegal move: '{shown}' (move {n} of moves=) is not legal in this position; \
+             the position after move {} is kept",
+            n - 1
+        ),
+        MoveError::Ambiguous(_, options) => {
+            let options: Vec<String> = options.iter().map(|o| tr.move_out(o)).collect();
+            format!(
+                "ambiguous move: '{shown}' (move {n} of moves=) could be {}; \
+                 the position after move {} is kept",
+                options.join(" or "),
+                n - 1
+            )
+        }
+    };
+    PositionFailure {
+        message,
+        changed: true,
+    }
+}
+
+/// The notes on the endgame tables opened for `variant` (given by their problems): each
+/// problem, or why the engine plays without.
+fn table_notes(opened: Result<Option<&[String]>, &EgtbError>, variant: &str) -> Vec<String> {
+    match opened {
+        Ok(Some(problems)) => problems
+            .iter()
+            .map(|p| format!("endgame tables: {p}"))
+            .collect(),
+        Ok(None) => vec![format!(
+            "endgame tables: none for variant {variant} (the engine plays without)"
+        )],
+        Err(e) => vec![format!("endgame tables: {e} (the engine plays without)")],
+    }
+}
+
 /// Writes one `info` line for a completed iteration.
 fn send_info<G: Game>(out: &Output, root: &G::Position, info: &SearchInfo<G>, tr: &Translator) {
     let pv = pv_text::<G>(root, &info.pv, MoveStyle::Hub);
+    send_info_line(out, &info.figures(), &pv, tr);
+}
+
+/// Writes the `info` line of an iteration with these figures and principal variation `pv`
+/// (card-numbered Hub moves).
+fn send_info_line(out: &Output, info: &IterationFigures, pv: &str, tr: &Translator) {
     let pv: Vec<String> = pv.split_whitespace().map(|m| tr.move_out(m)).collect();
     let reply = InfoReply {
         depth: Some(info.depth.plies().max(0) as u32),
@@ -267,12 +348,13 @@ fn run_search<G: Game>(
     out: &Output,
 ) {
     let root = *record.current();
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search(record, limits, control, &mut |info| {
+    let mut result = None;
+    returned(&mut || {
+        result = Some(searcher.search(record, limits, control, &mut |info| {
             send_info::<G>(out, &root, info, tr)
-        })
-    }));
-    out.send_raw(&done_line::<G>(&root, result.as_ref().ok(), tr));
+        }))
+    });
+    out.send_raw(&done_line::<G>(&root, result.as_ref(), tr));
 }
 
 impl<G: Game> Engine for GameEngine<G> {
@@ -282,50 +364,21 @@ impl<G: Game> Engine for GameEngine<G> {
 
     fn set_position(&mut self, cmd: &PosCommand, tr: &Translator) -> Result<(), PositionFailure> {
         self.finish();
-        let bad = |why: String| PositionFailure {
-            message: format!("bad position: {why}"),
-            changed: false,
-        };
         let start = match &cmd.position {
             PositionSpec::Start => G::start(),
             PositionSpec::Hub(text) => {
-                let card = tr.position_in(text).map_err(&bad)?;
-                G::parse_position(&card).map_err(|e| bad(e.to_string()))?
+                let card = tr.position_in(text).map_err(bad_position)?;
+                G::parse_position(&card).map_err(|e| bad_position(e.to_string()))?
             }
             PositionSpec::Fen(text) => {
-                G::parse_position(&tr.fen_in(text)).map_err(|e| bad(e.to_string()))?
+                G::parse_position(&tr.fen_in(text)).map_err(|e| bad_position(e.to_string()))?
             }
         };
         let mut record = GameRecord::<G>::new(start);
         for (i, text) in cmd.moves.iter().enumerate() {
             if let Err(e) = record.push_text(&tr.move_in(text)) {
-                let shown = excerpt(text);
-                let n = i + 1;
-                let message = match e {
-                    MoveError::Malformed(why) => {
-                        format!("bad move {n} '{shown}' in moves=: {why}")
-                    }
-                    MoveError::Illegal(_) => format!(
-                        "illegal move: '{shown}' (move {n} of moves=) is not legal in this position; \
-                         the position after move {} is kept",
-                        n - 1
-                    ),
-                    MoveError::Ambiguous(_, options) => {
-                        let options: Vec<String> =
-                            options.iter().map(|o| tr.move_out(o)).collect();
-                        format!(
-                            "ambiguous move: '{shown}' (move {n} of moves=) could be {}; \
-                             the position after move {} is kept",
-                            options.join(" or "),
-                            n - 1
-                        )
-                    }
-                };
                 self.record = record;
-                return Err(PositionFailure {
-                    message,
-                    changed: true,
-                });
+                return Err(bad_move(i + 1, text, e, tr));
             }
         }
         self.record = record;
@@ -343,7 +396,7 @@ impl<G: Game> Engine for GameEngine<G> {
         self.control.reset(req.pondering);
         let id = req.id;
         let _ = self.searcher();
-        let Some(mut searcher) = self.searcher.take() else {
+        let Some(searcher) = self.searcher.take() else {
             // No table to be had (a lost searcher that cannot be rebuilt): still answer, with
             // any legal move, as every `go` gets its `done`.
             out.send_raw(&done_line::<G>(self.record.current(), None, &tr));
@@ -353,30 +406,29 @@ impl<G: Game> Engine for GameEngine<G> {
         let record = copy_record(&self.record);
         let control = Arc::clone(&self.control);
         let limits = req.limits;
-        let (tx, rx) = std::sync::mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn({
-                let out = Arc::clone(&out);
-                let events = events.clone();
-                move || {
-                    let mut searcher = match rx.recv() {
-                        Ok(s) => s,
-                        Err(_) => return None,
-                    };
-                    run_search(&mut searcher, &record, &limits, &control, &tr, &out);
-                    let _ = events.send(Event::SearchDone(id));
-                    Some(searcher)
+        let parked: Parked<G> = Arc::new(Mutex::new(Some(searcher)));
+        let spawned = spawn_search(Box::new({
+            let parked = Arc::clone(&parked);
+            let out = Arc::clone(&out);
+            let events = events.clone();
+            move || {
+                let Some(mut searcher) = unpark(&parked) else {
+                    return;
+                };
+                run_search(&mut searcher, &record, &limits, &control, &tr, &out);
+                let _ = events.send(Event::SearchDone(id));
+                if let Ok(mut slot) = parked.lock() {
+                    *slot = Some(searcher);
                 }
-            });
-        match spawned {
-            Ok(handle) => {
-                let _ = tx.send(searcher);
-                self.running = Some(handle);
             }
+        }));
+        match spawned {
+            Ok(handle) => self.running = Some((handle, parked)),
             Err(_) => {
                 // No thread to be had: search here (ping and stop wait until it ends).
+                let Some(mut searcher) = unpark(&parked) else {
+                    return;
+                };
                 run_search(
                     &mut searcher,
                     &self.record,
@@ -392,9 +444,9 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn finish(&mut self) {
-        if let Some(handle) = self.running.take() {
-            if let Ok(Some(searcher)) = handle.join() {
-                self.searcher = Some(searcher);
+        if let Some((handle, parked)) = self.running.take() {
+            if handle.join().is_ok() {
+                self.searcher = unpark(&parked);
             }
         }
     }
@@ -431,27 +483,15 @@ impl<G: Game> Engine for GameEngine<G> {
     }
 
     fn set_tables(&mut self, dir: Option<&std::path::Path>, max_pieces: u32) -> Vec<String> {
-        let mut notes = Vec::new();
-        let tables = match dir {
-            None => None,
-            Some(dir) => match polydam_engine::variants::open_tables::<G>(dir, max_pieces) {
-                Ok(Some(t)) => {
-                    notes.extend(t.problems().iter().map(|p| format!("endgame tables: {p}")));
-                    Some(t)
-                }
-                Ok(None) => {
-                    notes.push(format!(
-                        "endgame tables: none for variant {} (the engine plays without)",
-                        G::NAME
-                    ));
-                    None
-                }
-                Err(e) => {
-                    notes.push(format!("endgame tables: {e} (the engine plays without)"));
-                    None
-                }
-            },
+        let opened = dir.map(|dir| polydam_engine::variants::open_tables::<G>(dir, max_pieces));
+        let notes = match &opened {
+            None => Vec::new(),
+            Some(o) => table_notes(
+                o.as_ref().map(|t| t.as_ref().map(|t| t.problems())),
+                G::NAME,
+            ),
         };
+        let tables = opened.and_then(|o| o.ok().flatten());
         self.tables = tables.clone();
         if let Ok(s) = self.searcher() {
             s.set_tables(tables);

@@ -3,8 +3,12 @@
 use std::io::Write;
 use std::time::Duration;
 
+use polydam_engine::egtb::probe::RootTable;
+use polydam_engine::egtb::EgtbError;
 use polydam_engine::game::{Game, MoveStyle};
-use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
+use polydam_engine::search::{
+    pv_text, Depth, Limits, Ply, Score, SearchControl, SearchInfo, SearchResult, Searcher,
+};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::setup::PositionArgs;
@@ -54,97 +58,177 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         let o = self.opts;
         let record = o.position.record::<G>()?;
         let root = *record.current();
-        let mut limits = Limits {
-            analyze: true,
-            ..Limits::default()
-        };
-        limits.depth = o.depth.map(polydam_engine::search::Depth);
-        limits.nodes = o.nodes;
-        if let Some(s) = o.movetime {
-            limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
-        }
-        if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
-            limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
-        }
+        let limits = analysis_limits(o);
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         if let Some(dir) = &o.egtb_dir {
-            match polydam_engine::variants::open_tables::<G>(dir, o.bb_size) {
-                Ok(Some(t)) => {
-                    for p in t.problems() {
-                        eprintln!("polydam: warning: endgame tables: {p}");
-                    }
-                    searcher.set_tables(Some(t));
-                }
-                Ok(None) => eprintln!(
-                    "polydam: warning: no endgame tables for {}; searching without",
-                    G::NAME
-                ),
-                Err(e) => eprintln!("polydam: warning: endgame tables: {e}; searching without"),
-            }
+            let tables = polydam_engine::variants::open_tables::<G>(dir, o.bb_size);
+            let problems = tables.as_ref().map(|t| t.as_ref().map(|t| t.problems()));
+            warn_tables(problems, G::NAME);
+            searcher.set_tables(tables.ok().flatten());
         }
         let control = SearchControl::new();
-        let mut write_error = None;
-        let out = &mut *self.out;
-        let result = searcher.search(&record, &limits, &control, &mut |info: &SearchInfo<G>| {
-            let tables = match (info.root_table, info.table_hits) {
-                (Some(t), hits) => format!(
-                    " tables {}{} tbhits {hits}",
-                    t.value,
-                    t.dtc
-                        .filter(|_| t.value != polydam_engine::egtb::Wdl::Draw)
-                        .map_or(String::new(), |d| format!(" dtc {d}"))
-                ),
-                (None, 0) => String::new(),
-                (None, hits) => format!(" tbhits {hits}"),
-            };
-            let line = format!(
-                "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0}{tables} pv {}",
-                info.depth,
-                info.mean_depth,
-                info.seldepth,
-                info.score,
-                info.nodes,
-                info.time.as_secs_f64(),
-                info.nps,
-                pv_text::<G>(&root, &info.pv, MoveStyle::Hub)
-            );
-            if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
-                write_error.get_or_insert(e);
-                control.stop();
-            }
+        let mut lines = Lines {
+            out: &mut *self.out,
+            control: &control,
+            error: None,
+        };
+        let result = searcher.search(&record, &limits, &control, &mut |info| {
+            let pv = pv_text::<G>(&root, &info.pv, MoveStyle::Hub);
+            lines.iteration(&Iteration::of(info), &pv);
         });
-        if let Some(e) = write_error {
+        if let Some(e) = lines.error {
             return Err(CliError(format!("cannot write output: {e}")));
         }
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        match result.best_move {
-            Some(mv) => {
-                let ponder = result
-                    .ponder_move
-                    .map(|p| {
-                        let after = G::play(&root, &mv);
-                        format!(" ponder {}", G::move_text(&after, &p, MoveStyle::Hub))
-                    })
-                    .unwrap_or_default();
-                writeln!(
-                    self.out,
-                    "bestmove {}{ponder} (score {}, depth {}, nodes {}, time {:.3})",
-                    G::move_text(&root, &mv, MoveStyle::Hub),
-                    result.score,
-                    result.depth,
-                    result.nodes,
-                    result.time.as_secs_f64()
-                )
-                .map_err(io)?;
+        let best = result.best_move.map(|mv| {
+            let ponder = result.ponder_move.map(|p| {
+                let after = G::play(&root, &mv);
+                G::move_text(&after, &p, MoveStyle::Hub)
+            });
+            (G::move_text(&root, &mv, MoveStyle::Hub), ponder)
+        });
+        let summary = Iteration::of_result(&result);
+        best_line(self.out, best, &summary)
+    }
+}
+
+/// The limits of the search: the options', or [`DEFAULT_DEPTH`] when none is given.
+fn analysis_limits(o: &AnalyseOptions) -> Limits {
+    let mut limits = Limits {
+        analyze: true,
+        ..Limits::default()
+    };
+    limits.depth = o.depth.map(polydam_engine::search::Depth);
+    limits.nodes = o.nodes;
+    if let Some(s) = o.movetime {
+        limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.move_time.is_none() {
+        limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
+    }
+    limits
+}
+
+/// Warns on stderr of each problem of the tables opened for `variant` (given by their
+/// problems), or that there are none to be had.
+fn warn_tables(opened: Result<Option<&[String]>, &EgtbError>, variant: &str) {
+    match opened {
+        Ok(Some(problems)) => {
+            for p in problems {
+                eprintln!("polydam: warning: endgame tables: {p}");
             }
-            None => writeln!(
-                self.out,
-                "bestmove none (game over, score {})",
-                result.score
-            )
-            .map_err(io)?,
         }
-        Ok(())
+        Ok(None) => {
+            eprintln!("polydam: warning: no endgame tables for {variant}; searching without")
+        }
+        Err(e) => eprintln!("polydam: warning: endgame tables: {e}; searching without"),
+    }
+}
+
+/// What the printed lines take from an iteration or from the result, the moves aside.
+struct Iteration {
+    depth: Depth,
+    mean_depth: f64,
+    seldepth: Ply,
+    score: Score,
+    nodes: u64,
+    time: Duration,
+    nps: f64,
+    table_hits: u64,
+    root_table: Option<RootTable>,
+}
+
+impl Iteration {
+    /// An iteration's figures.
+    fn of<G: Game>(info: &SearchInfo<G>) -> Iteration {
+        Iteration {
+            depth: info.depth,
+            mean_depth: info.mean_depth,
+            seldepth: info.seldepth,
+            score: info.score,
+            nodes: info.nodes,
+            time: info.time,
+            nps: info.nps,
+            table_hits: info.table_hits,
+            root_table: info.root_table,
+        }
+    }
+
+    /// The result's figures (those the `bestmove` line prints).
+    fn of_result<G: Game>(result: &SearchResult<G>) -> Iteration {
+        Iteration {
+            depth: result.depth,
+            mean_depth: 0.0,
+            seldepth: Ply(0),
+            score: result.score,
+            nodes: result.nodes,
+            time: result.time,
+            nps: 0.0,
+            table_hits: result.table_hits,
+            root_table: result.root_table,
+        }
+    }
+}
+
+/// Where the iterations' lines go; the first write error stops the search.
+struct Lines<'a> {
+    out: &'a mut dyn Write,
+    control: &'a SearchControl,
+    error: Option<std::io::Error>,
+}
+
+impl Lines<'_> {
+    /// Writes the line of an iteration whose principal variation is `pv`.
+    fn iteration(&mut self, info: &Iteration, pv: &str) {
+        let tables = match (info.root_table, info.table_hits) {
+            (Some(t), hits) => format!(
+                " tables {}{} tbhits {hits}",
+                t.value,
+                t.dtc
+                    .filter(|_| t.value != polydam_engine::egtb::Wdl::Draw)
+                    .map_or(String::new(), |d| format!(" dtc {d}"))
+            ),
+            (None, 0) => String::new(),
+            (None, hits) => format!(" tbhits {hits}"),
+        };
+        let line = format!(
+            "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0}{tables} pv {pv}",
+            info.depth,
+            info.mean_depth,
+            info.seldepth,
+            info.score,
+            info.nodes,
+            info.time.as_secs_f64(),
+            info.nps,
+        );
+        let out = &mut *self.out;
+        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+            self.error.get_or_insert(e);
+            self.control.stop();
+        }
+    }
+}
+
+/// The `bestmove` line: the move and the ponder move (Hub style), or none at the game's end.
+fn best_line(
+    out: &mut dyn Write,
+    best: Option<(String, Option<String>)>,
+    result: &Iteration,
+) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+    match best {
+        Some((mv, ponder)) => {
+            let ponder = ponder.map(|p| format!(" ponder {p}")).unwrap_or_default();
+            writeln!(
+                out,
+                "bestmove {mv}{ponder} (score {}, depth {}, nodes {}, time {:.3})",
+                result.score,
+                result.depth,
+                result.nodes,
+                result.time.as_secs_f64()
+            )
+            .map_err(io)
+        }
+        None => writeln!(out, "bestmove none (game over, score {})", result.score).map_err(io),
     }
 }
 

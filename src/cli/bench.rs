@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use polydam_engine::game::{Game, MoveStyle};
 use polydam_engine::record::GameRecord;
-use polydam_engine::search::{Limits, SearchControl, Searcher};
+use polydam_engine::search::{Limits, Score, SearchControl, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::CliError;
@@ -143,24 +143,32 @@ impl GameVisitor for BenchJob<'_> {
         let time = started.elapsed();
         let best = result
             .best_move
-            .map(|m| G::move_text(&start, &m, MoveStyle::Hub))
-            .unwrap_or_else(|| "none".into());
-        let line = format!(
-            "{:<14} depth {:>2} nodes {:>10} time {:>7.3} best {:<8} score {:<7} {}",
-            p.variant,
-            p.depth,
-            result.nodes,
-            time.as_secs_f64(),
-            best,
-            result.score.to_string(),
-            p.fen
-        );
-        Ok(Measured {
-            nodes: result.nodes,
-            time,
-            line,
-        })
+            .map(|m| G::move_text(&start, &m, MoveStyle::Hub));
+        Ok(measured(p, result.nodes, time, best, result.score))
     }
+}
+
+/// The cost of position `p`, searched in `time` over `nodes` to the move `best` (Hub style)
+/// and its `score`, with its line.
+fn measured(
+    p: &BenchPosition,
+    nodes: u64,
+    time: Duration,
+    best: Option<String>,
+    score: Score,
+) -> Measured {
+    let best = best.unwrap_or_else(|| "none".into());
+    let line = format!(
+        "{:<14} depth {:>2} nodes {:>10} time {:>7.3} best {:<8} score {:<7} {}",
+        p.variant,
+        p.depth,
+        nodes,
+        time.as_secs_f64(),
+        best,
+        score.to_string(),
+        p.fen
+    );
+    Measured { nodes, time, line }
 }
 
 /// Options of `polydam bench`.

@@ -9,7 +9,7 @@ use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::CliError;
-use crate::forge::book::{collect, BookSpec};
+use crate::forge::book::{collect, BookSpec, Entry};
 
 /// Options of `polydam book`.
 #[derive(clap::Args, Clone, Debug)]
@@ -67,68 +67,80 @@ impl<W: Write> GameVisitor for BookJob<'_, W> {
             depth: o.depth,
             hash_mib: o.hash,
         };
-        let counts: Vec<u32> = (o.min_pieces..=o.max_pieces).collect();
         let (book, games_read) = collect::<G>(&spec, &o.data).map_err(|e| CliError(e.0))?;
-        let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&o.output).map_err(io)?);
-        let data: Vec<String> = o
-            .data
-            .iter()
-            .map(|p| {
-                p.file_name()
-                    .map_or(p.display().to_string(), |n| n.to_string_lossy().into())
-            })
-            .collect();
-        writeln!(
-            file,
-            "# polydam book variant={} data={} count={} pieces={}-{} max-score={}{} depth={}",
-            G::NAME,
-            data.join(","),
-            o.count,
-            o.min_pieces,
-            o.max_pieces,
-            o.max_score,
-            if o.min_score > 0.0 {
-                format!(" min-score={}", o.min_score)
-            } else {
-                String::new()
-            },
-            o.depth
-        )
-        .map_err(io)?;
-        for (fen, _, _) in &book {
-            writeln!(file, "{fen}").map_err(io)?;
-        }
-        file.flush().map_err(io)?;
-
-        let out_err = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        let per_count: Vec<String> = counts
-            .iter()
-            .map(|&n| format!("{n}:{}", book.iter().filter(|b| b.1 == n).count()))
-            .collect();
-        let mean = if book.is_empty() {
-            0.0
-        } else {
-            book.iter().map(|b| b.2 as f64).sum::<f64>() / book.len() as f64
-        };
-        writeln!(
-            self.out,
-            "positions {} games-read {games_read} pieces {} mean-score {:.1}",
-            book.len(),
-            per_count.join(" "),
-            mean
-        )
-        .map_err(out_err)?;
-        writeln!(self.out, "output {}", o.output.display()).map_err(out_err)?;
-        if book.len() < o.count {
-            return Err(CliError(format!(
-                "found {} positions of the {} asked: give more selfplay games",
-                book.len(),
-                o.count
-            )));
-        }
-        Ok(())
+        write_book(o, G::NAME, &book, games_read, self.out)
     }
+}
+
+/// Writes the `book` of `variant` (found in `games_read` games) and its summary on `out`; not
+/// generic in the game, so that it is compiled once.
+fn write_book(
+    o: &BookOptions,
+    variant: &str,
+    book: &[Entry],
+    games_read: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let counts: Vec<u32> = (o.min_pieces..=o.max_pieces).collect();
+    let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&o.output).map_err(io)?);
+    let data: Vec<String> = o
+        .data
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map_or(p.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    writeln!(
+        file,
+        "# polydam book variant={} data={} count={} pieces={}-{} max-score={}{} depth={}",
+        variant,
+        data.join(","),
+        o.count,
+        o.min_pieces,
+        o.max_pieces,
+        o.max_score,
+        if o.min_score > 0.0 {
+            format!(" min-score={}", o.min_score)
+        } else {
+            String::new()
+        },
+        o.depth
+    )
+    .map_err(io)?;
+    for (fen, _, _) in book {
+        writeln!(file, "{fen}").map_err(io)?;
+    }
+    file.flush().map_err(io)?;
+
+    let out_err = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+    let per_count: Vec<String> = counts
+        .iter()
+        .map(|&n| format!("{n}:{}", book.iter().filter(|b| b.1 == n).count()))
+        .collect();
+    let mean = if book.is_empty() {
+        0.0
+    } else {
+        book.iter().map(|b| b.2 as f64).sum::<f64>() / book.len() as f64
+    };
+    writeln!(
+        out,
+        "positions {} games-read {games_read} pieces {} mean-score {:.1}",
+        book.len(),
+        per_count.join(" "),
+        mean
+    )
+    .map_err(out_err)?;
+    writeln!(out, "output {}", o.output.display()).map_err(out_err)?;
+    if book.len() < o.count {
+        return Err(CliError(format!(
+            "found {} positions of the {} asked: give more selfplay games",
+            book.len(),
+            o.count
+        )));
+    }
+    Ok(())
 }
 
 /// Runs `polydam book`: writes the book, then a summary on `out`.

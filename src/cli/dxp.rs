@@ -26,7 +26,7 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use polydam_protocol::dxp::conn::Connection;
 use polydam_protocol::dxp::game::check_variant;
 use polydam_protocol::dxp::session::{
-    Decision, DxpSession, PlayedGame, Report, Requests, Settings, Tally,
+    board, Decision, DxpBoard, DxpSession, PlayedGame, Report, Requests, Settings, Tally,
 };
 
 use super::CliError;
@@ -260,48 +260,60 @@ impl GameVisitor for DxpJob<'_> {
             .open(&o.pdn)
             .map_err(|e| CliError(format!("cannot open {}: {e}", o.pdn.display())))?;
         let searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
-        let settings = Settings {
-            name: o.name.clone(),
-            timeout: Duration::from_secs_f64(o.timeout),
-            limits: Limits {
-                depth: o.depth.map(Depth),
-                nodes: o.nodes,
-                move_time: o.movetime.map(|s| Duration::from_secs_f64(s.min(1e6))),
-                ..Limits::default()
-            },
-            initiator: o.initiator.then(|| Requests {
-                games: o.games.unwrap_or(DEFAULT_GAMES),
-                minutes: o.time.unwrap_or(DEFAULT_MINUTES),
-                moves: o.moves.unwrap_or(0),
-            }),
-        };
-        let mut front = Front {
-            opts: o,
-            out: self.out,
-            pdn,
-            pdn_error: None,
-        };
-        let mut session = DxpSession::new(settings, searcher, openings, &mut front);
-        let done = run(o, &mut session);
-        let (played, tally) = (session.played(), session.tally());
-        done?;
-        front.finish(played, tally)
+        play_session(o, self.out, pdn, board::<G>(searcher, openings))
     }
+}
+
+/// Plays the session with `board` (the variant's game, searcher and start positions), the
+/// games appended to `pdn`; not generic in the game, so that it is compiled once.
+fn play_session(
+    o: &DxpOptions,
+    out: &mut dyn Write,
+    pdn: File,
+    board: Box<dyn DxpBoard>,
+) -> Result<(), CliError> {
+    let settings = Settings {
+        name: o.name.clone(),
+        timeout: Duration::from_secs_f64(o.timeout),
+        limits: Limits {
+            depth: o.depth.map(Depth),
+            nodes: o.nodes,
+            move_time: o.movetime.map(|s| Duration::from_secs_f64(s.min(1e6))),
+            ..Limits::default()
+        },
+        initiator: o.initiator.then(|| Requests {
+            games: o.games.unwrap_or(DEFAULT_GAMES),
+            minutes: o.time.unwrap_or(DEFAULT_MINUTES),
+            moves: o.moves.unwrap_or(0),
+        }),
+    };
+    let mut front = Front {
+        opts: o,
+        out,
+        pdn,
+        pdn_error: None,
+    };
+    let mut session = DxpSession::new(settings, board, &mut front);
+    let done = run(o, &mut session);
+    let (played, tally) = (session.played(), session.tally());
+    done?;
+    front.finish(played, tally)
 }
 
 /// The start positions of an initiator's games: the book's openings played out, the `--fen`
 /// position, or the variant's start.
 fn starts<G: Game>(o: &DxpOptions) -> Result<Vec<G::Position>, CliError> {
     if let Some(path) = &o.book {
-        return Ok(read_book::<G>(path)?
-            .into_iter()
-            .map(|opening| {
-                opening
-                    .moves
-                    .iter()
-                    .fold(opening.start, |pos, mv| G::play(&pos, mv))
-            })
-            .collect());
+        let book = read_book::<G>(path)?;
+        let mut starts = Vec::with_capacity(book.len());
+        for opening in &book {
+            let mut pos = opening.start;
+            for mv in &opening.moves {
+                pos = G::play(&pos, mv);
+            }
+            starts.push(pos);
+        }
+        return Ok(starts);
     }
     let start = match &o.fen {
         Some(text) => {
@@ -323,7 +335,7 @@ struct Front<'a> {
     pdn_error: Option<std::io::Error>,
 }
 
-impl<G: Game> Report<G> for Front<'_> {
+impl Report for Front<'_> {
     /// A line on stdout (a closed stdout does not stop the games).
     fn say(&mut self, line: &str) {
         let _ = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
@@ -335,14 +347,15 @@ impl<G: Game> Report<G> for Front<'_> {
     }
 
     /// The game's last line on stdout, and the game appended to the PDN file.
-    fn game(&mut self, game: &PlayedGame<'_, G>) {
+    fn game(&mut self, game: &PlayedGame<'_>) {
         let number = game.number;
         let result = game.decision.map(|d| match d {
             Decision::Win(side) => PdnResult::win_for(side),
             Decision::Draw => PdnResult::Draw,
         });
-        let result_text = result.map_or("*", |r| pdn::result_text(G::NAME, r));
-        let plies = game.record.moves().len();
+        let facts = &game.facts;
+        let result_text = result.map_or("*", |r| pdn::result_text(facts.variant, r));
+        let plies = facts.plies;
         let line = format!(
             "game {number}: {} - {} {result_text} ({}, {plies} {})",
             game.white,
@@ -350,22 +363,20 @@ impl<G: Game> Report<G> for Front<'_> {
             game.why,
             if plies == 1 { "ply" } else { "plies" }
         );
-        Report::<G>::say(self, &line);
-        let start = game.record.positions()[0];
-        let fen = G::fen(&start);
+        Report::say(self, &line);
         let text = pdn::write_game(&PdnGame {
             event: "polydam dxp".into(),
             site: game.peer.to_owned(),
-            variant: G::NAME.to_owned(),
+            variant: facts.variant.to_owned(),
             round: number,
             date: pdn::today(),
             white: game.white.to_owned(),
             black: game.black.to_owned(),
             result,
-            fen: (fen != G::fen(&G::start())).then_some(fen),
+            fen: facts.start_fen.clone(),
             termination: game.why.to_owned(),
             moves: game.moves.to_vec(),
-            second_player_starts: G::side_to_move(&start) != G::side_to_move(&G::start()),
+            second_player_starts: facts.second_player_starts,
         });
         if let Err(e) = self
             .pdn
@@ -376,7 +387,7 @@ impl<G: Game> Report<G> for Front<'_> {
                 "cannot write game {number} to {}: {e}",
                 self.opts.pdn.display()
             );
-            Report::<G>::warn(self, &line);
+            Report::warn(self, &line);
             self.pdn_error.get_or_insert(e);
         }
     }
@@ -411,7 +422,7 @@ impl Front<'_> {
 }
 
 /// Listens or connects, then lets the session serve each connection in its role.
-fn run<G: Game>(o: &DxpOptions, session: &mut DxpSession<'_, G>) -> Result<(), CliError> {
+fn run(o: &DxpOptions, session: &mut DxpSession<'_>) -> Result<(), CliError> {
     let timeout = Duration::from_secs_f64(o.timeout);
     if let Some(text) = &o.connect {
         let addrs = resolve(text, "--connect")?;

@@ -73,52 +73,73 @@ impl<W: Write> GameVisitor for PerftJob<'_, W> {
         let pos = *record.current();
         let duplicates = Duplicates::from(o.duplicates);
         let parallel = o.threads > 1;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(o.threads)
-            .build()
-            .map_err(|e| CliError(format!("cannot start {} threads: {e}", o.threads)))?;
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        // With --divide the root moves' counts come first, then the line of every depth (the
-        // last one reusing the divided total and its time).
-        let mut divided: Option<(u64, f64)> = None;
-        if o.divide && o.depth > 0 {
-            let started = Instant::now();
-            let rows = pool.install(|| perft::divide::<G>(&pos, o.depth, duplicates, parallel));
-            let secs = started.elapsed().as_secs_f64();
-            let mut lines: Vec<(String, u64)> = rows
-                .iter()
-                .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
-                .collect();
-            lines.sort_by_key(|a| natural_key(&a.0));
-            for (m, n) in &lines {
-                writeln!(self.out, "{m} {n}").map_err(io)?;
-            }
-            divided = Some((lines.iter().map(|(_, n)| n).sum(), secs));
-        }
-        if o.depth == 0 {
-            // Depth 0 counts the root alone: one node (it used to print nothing at all).
-            writeln!(self.out, "depth 0 nodes 1 time 0.000 nps 0").map_err(io)?;
-        }
-        for depth in 1..=o.depth {
-            let (nodes, secs) = match divided {
-                Some(done) if depth == o.depth => done,
-                _ => {
-                    let started = Instant::now();
-                    let nodes =
-                        pool.install(|| perft::perft::<G>(&pos, depth, duplicates, parallel));
-                    (nodes, started.elapsed().as_secs_f64())
-                }
-            };
-            let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-            writeln!(
-                self.out,
-                "depth {depth} nodes {nodes} time {secs:.3} nps {nps:.0}"
-            )
-            .map_err(io)?;
-            self.out.flush().map_err(io)?;
-        }
-        Ok(())
+        let counter = Counter {
+            divide: &|| {
+                perft::divide::<G>(&pos, o.depth, duplicates, parallel)
+                    .iter()
+                    .map(|(m, n)| (G::move_text(&pos, m, MoveStyle::Hub), *n))
+                    .collect()
+            },
+            perft: &|depth| perft::perft::<G>(&pos, depth, duplicates, parallel),
+        };
+        print_counts(o, self.out, &counter)
     }
+}
+
+/// The counts of one position, whatever its game.
+struct Counter<'a> {
+    /// The root moves' counts at the options' depth, Hub style, in generation order.
+    divide: &'a (dyn Fn() -> Vec<(String, u64)> + Sync),
+    /// perft at a depth.
+    perft: &'a (dyn Fn(u32) -> u64 + Sync),
+}
+
+/// Counts on a pool of the options' threads and prints: with --divide the root moves' counts
+/// first, then the line of every depth (the last one reusing the divided total and its time).
+/// Not generic in the game, so that it is compiled once.
+fn print_counts(
+    o: &PerftOptions,
+    out: &mut dyn Write,
+    counter: &Counter<'_>,
+) -> Result<(), CliError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()
+        .map_err(|e| CliError(format!("cannot start {} threads: {e}", o.threads)))?;
+    let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+    let mut divided: Option<(u64, f64)> = None;
+    if o.divide && o.depth > 0 {
+        let started = Instant::now();
+        let mut lines = pool.install(counter.divide);
+        let secs = started.elapsed().as_secs_f64();
+        sort_rows(&mut lines);
+        for (m, n) in &lines {
+            writeln!(out, "{m} {n}").map_err(io)?;
+        }
+        divided = Some((lines.iter().map(|(_, n)| n).sum(), secs));
+    }
+    if o.depth == 0 {
+        // Depth 0 counts the root alone: one node (it used to print nothing at all).
+        writeln!(out, "depth 0 nodes 1 time 0.000 nps 0").map_err(io)?;
+    }
+    for depth in 1..=o.depth {
+        let (nodes, secs) = match divided {
+            Some(done) if depth == o.depth => done,
+            _ => {
+                let started = Instant::now();
+                let nodes = pool.install(|| (counter.perft)(depth));
+                (nodes, started.elapsed().as_secs_f64())
+            }
+        };
+        let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+        writeln!(
+            out,
+            "depth {depth} nodes {nodes} time {secs:.3} nps {nps:.0}"
+        )
+        .map_err(io)?;
+        out.flush().map_err(io)?;
+    }
+    Ok(())
 }
 
 /// Runs `polydam perft`, writing its lines to `out`.
@@ -151,16 +172,26 @@ impl<W: Write> GameVisitor for MovesJob<'_, W> {
         if G::decided(&pos).is_none() {
             G::generate(&pos, Duplicates::Drop, &mut moves);
         }
-        let mut texts: Vec<String> = moves
-            .iter()
-            .map(|m| G::move_text(&pos, m, self.style))
-            .collect();
-        texts.sort_by_key(|a| natural_key(a));
+        let mut texts = Vec::with_capacity(moves.len());
+        for m in &moves {
+            texts.push(G::move_text(&pos, m, self.style));
+        }
+        sort_texts(&mut texts);
         for t in texts {
             writeln!(self.out, "{t}").map_err(|e| CliError(format!("cannot write output: {e}")))?;
         }
         Ok(())
     }
+}
+
+/// Sorts `(move, count)` rows by [`natural_key`] of the move (stable).
+fn sort_rows(rows: &mut [(String, u64)]) {
+    rows.sort_by_key(|a| natural_key(&a.0));
+}
+
+/// Sorts move texts by [`natural_key`] (stable).
+fn sort_texts(texts: &mut [String]) {
+    texts.sort_by_key(|a| natural_key(a));
 }
 
 /// Sort key that orders `9-14` before `10-15` (numbers compared as numbers).

@@ -91,84 +91,100 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
             }
             None => Vec::new(),
         };
-        let depth = match (o.depth, o.nodes) {
-            (None, None) => Some(6),
-            (d, _) => d,
-        };
-        let limits = Limits {
-            depth: depth.and_then(|d| Limits::depth(d).depth),
-            nodes: o.nodes,
-            analyze: true,
-            ..Limits::default()
-        };
-        let spec = GameSpec {
-            seed: o.seed,
-            random_plies: o.random_plies,
-            max_plies: o.max_plies,
-            hash_mib: o.hash,
-            limits: &limits,
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(o.threads)
-            .stack_size(GAME_STACK)
-            .thread_name(|i| format!("selfplay-{i}"))
-            .build()
-            .map_err(|e| CliError(format!("cannot start the game threads: {e}")))?;
-
-        let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
-        let file = std::fs::File::create(&o.output).map_err(io)?;
-        let mut file = std::io::BufWriter::new(file);
-        writeln!(
-            file,
-            "# polydam selfplay variant={} seed={} games={} depth={} nodes={} random-plies={} \
-             book={} max-plies={}",
-            G::NAME,
-            o.seed,
-            o.games,
-            limits.depth.map_or("-".into(), |d| d.0.to_string()),
-            o.nodes.map_or("-".into(), |n| n.to_string()),
-            o.random_plies,
-            o.book
-                .as_ref()
-                .map_or("-".into(), |p| p.display().to_string()),
-            o.max_plies
-        )
-        .map_err(io)?;
-
-        let bar = super::games_bar(o.games, o.quiet);
-
-        let started = Instant::now();
-        let mut totals = Totals::default();
-        let mut first = 0;
-        while first < o.games {
-            let last = (first + BLOCK).min(o.games);
-            let games: Vec<Result<GameOutput, SelfplayError>> = pool.install(|| {
-                (first..last)
-                    .into_par_iter()
-                    .map(|i| {
-                        let game = play_game::<G>(&spec, &openings, i);
-                        bar.inc(1);
-                        game
-                    })
-                    .collect()
-            });
-            for game in games {
-                let game = game.map_err(|e| CliError(e.0))?;
-                for line in &game.lines {
-                    writeln!(file, "{line}").map_err(io)?;
-                }
-                totals.add(&game);
-            }
-            bar.set_message(format!("{} positions", totals.positions));
-            first = last;
-        }
-        file.flush().map_err(io)?;
-        bar.finish_and_clear();
-
-        totals
-            .summary(self.out, started.elapsed().as_secs_f64(), o)
-            .map_err(|e| CliError(format!("cannot write output: {e}")))
+        run_games(o, G::NAME, self.out, &|spec, i| {
+            play_game::<G>(spec, &openings, i)
+        })
     }
+}
+
+/// Plays game `i` of a run with the run's settings.
+type PlayOne<'a> = dyn Fn(&GameSpec<'_>, usize) -> Result<GameOutput, SelfplayError> + Sync + 'a;
+
+/// Plays the games of variant `variant` with `play` and writes them; not generic in the game,
+/// so that the pool, its threads and the writing are compiled once.
+fn run_games(
+    o: &SelfplayOptions,
+    variant: &str,
+    out: &mut dyn Write,
+    play: &PlayOne<'_>,
+) -> Result<(), CliError> {
+    let depth = match (o.depth, o.nodes) {
+        (None, None) => Some(6),
+        (d, _) => d,
+    };
+    let limits = Limits {
+        depth: depth.and_then(|d| Limits::depth(d).depth),
+        nodes: o.nodes,
+        analyze: true,
+        ..Limits::default()
+    };
+    let spec = GameSpec {
+        seed: o.seed,
+        random_plies: o.random_plies,
+        max_plies: o.max_plies,
+        hash_mib: o.hash,
+        limits: &limits,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .stack_size(GAME_STACK)
+        .thread_name(|i| format!("selfplay-{i}"))
+        .build()
+        .map_err(|e| CliError(format!("cannot start the game threads: {e}")))?;
+
+    let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
+    let file = std::fs::File::create(&o.output).map_err(io)?;
+    let mut file = std::io::BufWriter::new(file);
+    writeln!(
+        file,
+        "# polydam selfplay variant={} seed={} games={} depth={} nodes={} random-plies={} \
+         book={} max-plies={}",
+        variant,
+        o.seed,
+        o.games,
+        limits.depth.map_or("-".into(), |d| d.0.to_string()),
+        o.nodes.map_or("-".into(), |n| n.to_string()),
+        o.random_plies,
+        o.book
+            .as_ref()
+            .map_or("-".into(), |p| p.display().to_string()),
+        o.max_plies
+    )
+    .map_err(io)?;
+
+    let bar = super::games_bar(o.games, o.quiet);
+
+    let started = Instant::now();
+    let mut totals = Totals::default();
+    let mut first = 0;
+    while first < o.games {
+        let last = (first + BLOCK).min(o.games);
+        let games: Vec<Result<GameOutput, SelfplayError>> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|i| {
+                    let game = play(&spec, i);
+                    bar.inc(1);
+                    game
+                })
+                .collect()
+        });
+        for game in games {
+            let game = game.map_err(|e| CliError(e.0))?;
+            for line in &game.lines {
+                writeln!(file, "{line}").map_err(io)?;
+            }
+            totals.add(&game);
+        }
+        bar.set_message(format!("{} positions", totals.positions));
+        first = last;
+    }
+    file.flush().map_err(io)?;
+    bar.finish_and_clear();
+
+    totals
+        .summary(out, started.elapsed().as_secs_f64(), o)
+        .map_err(|e| CliError(format!("cannot write output: {e}")))
 }
 
 impl Totals {
@@ -185,7 +201,7 @@ impl Totals {
     }
 
     /// The run's summary lines, after `secs` seconds.
-    fn summary(&self, out: &mut impl Write, secs: f64, o: &SelfplayOptions) -> std::io::Result<()> {
+    fn summary(&self, out: &mut dyn Write, secs: f64, o: &SelfplayOptions) -> std::io::Result<()> {
         let rate = |n: usize| if secs > 0.0 { n as f64 / secs } else { 0.0 };
         writeln!(
             out,

@@ -14,7 +14,7 @@ use polydam_engine::learn::weights::{Base, WeightsFile};
 use polydam_engine::variants::dispatch_features;
 
 use crate::forge::train::logistic::{self, TrainConfig};
-use crate::forge::train::{data_variant, load, SampleSpec};
+use crate::forge::train::{data_variant, load, Loaded, SampleSpec};
 
 use super::CliError;
 
@@ -101,13 +101,18 @@ fn feature_kind<G: Features>(o: &TrainOptions) -> Result<FeatureKind, CliError> 
     if G::feature_kinds().contains(&kind) {
         return Ok(kind);
     }
-    let offered: Vec<&str> = G::feature_kinds().iter().map(|k| k.name()).collect();
-    Err(CliError(format!(
+    Err(no_feature_set(kind, G::NAME, G::feature_kinds()))
+}
+
+/// The error for a feature set `kind` that `variant` does not have (it has `offered`).
+fn no_feature_set(kind: FeatureKind, variant: &str, offered: &[FeatureKind]) -> CliError {
+    let offered: Vec<&str> = offered.iter().map(|k| k.name()).collect();
+    CliError(format!(
         "no '{}' feature set for {} (its family has {}: choose with --features)",
         kind.name(),
-        G::NAME,
+        variant,
         offered.join(", ")
-    )))
+    ))
 }
 
 /// Writes the fitted `weights` of `G` to `--output`.
@@ -141,7 +146,6 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         let o = self.opts;
         let out = self.out;
         let kind = feature_kind::<G>(o)?;
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         if let Some(t) = o.threads {
             // The epoch callback writes to `out`, so the work runs on the global pool (from
             // this thread) rather than inside a local pool's `install`. Setting it fails only
@@ -160,71 +164,8 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
             valid_percent: o.valid_percent,
         };
         let data = load::<G>(&spec).map_err(|e| CliError(e.0))?;
-        if data.train.is_empty() {
-            return Err(CliError(if data.valid.is_empty() {
-                "the data holds no position".into()
-            } else {
-                "no position is left for training: lower --valid-percent".into()
-            }));
-        }
-        writeln!(
-            out,
-            "positions {} train {} valid {} features {} ({}) loaded in {:.3} s",
-            data.train.len() + data.valid.len(),
-            data.train.len(),
-            data.valid.len(),
-            G::feature_count(kind),
-            G::feature_set(kind),
-            started.elapsed().as_secs_f64()
-        )
-        .map_err(io)?;
-
-        let config = TrainConfig {
-            epochs: o.epochs,
-            batch_size: o.batch_size,
-            learning_rate: o.lr,
-            l2: o.l2,
-            scale: o.scale,
-            seed: o.seed,
-        };
-        let mut weights = vec![0.0; G::feature_count(kind)];
-        let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
-        let bar = super::counting_bar(steps, "steps", o.quiet);
-        let mut written: Result<(), CliError> = Ok(());
-        let start_train = logistic::loss(&weights, &data.train, o.scale);
-        let start_valid = logistic::loss(&weights, &data.valid, o.scale);
-        writeln!(
-            out,
-            "epoch 0 train-loss {} valid-loss {}",
-            loss_text(start_train),
-            loss_text(start_valid)
-        )
-        .map_err(io)?;
-        let trained = Instant::now();
-        logistic::train(
-            &mut weights,
-            &data.train,
-            &data.valid,
-            &config,
-            &mut |r| {
-                let line = format!(
-                    "epoch {} train-loss {} valid-loss {}",
-                    r.epoch,
-                    loss_text(Some(r.train_loss)),
-                    loss_text(r.valid_loss)
-                );
-                bar.set_message(format!("train-loss {:.6}", r.train_loss));
-                if written.is_ok() {
-                    written = bar
-                        .suspend(|| writeln!(out, "{line}").and_then(|_| out.flush()))
-                        .map_err(io);
-                }
-            },
-            &|| bar.inc(1),
-        );
-        bar.finish_and_clear();
-        written?;
-
+        let features = (G::feature_count(kind), G::feature_set(kind));
+        let (weights, trained) = train_loaded(o, out, &data, features, started)?;
         write_weights::<G>(o, kind, weights)?;
         writeln!(
             out,
@@ -232,9 +173,88 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
             trained.elapsed().as_secs_f64(),
             o.output.display()
         )
-        .map_err(io)?;
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
+}
+
+/// Fits weights to the loaded `data` (with `features`: their count and the set's name, and
+/// the time loading `started`), printing the losses on `out`; returns the weights and when
+/// training started. Not generic in the game, so that it is compiled once.
+fn train_loaded(
+    o: &TrainOptions,
+    out: &mut dyn Write,
+    data: &Loaded,
+    features: (usize, String),
+    started: Instant,
+) -> Result<(Vec<f64>, Instant), CliError> {
+    let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+    if data.train.is_empty() {
+        return Err(CliError(if data.valid.is_empty() {
+            "the data holds no position".into()
+        } else {
+            "no position is left for training: lower --valid-percent".into()
+        }));
+    }
+    let (count, set) = features;
+    writeln!(
+        out,
+        "positions {} train {} valid {} features {} ({}) loaded in {:.3} s",
+        data.train.len() + data.valid.len(),
+        data.train.len(),
+        data.valid.len(),
+        count,
+        set,
+        started.elapsed().as_secs_f64()
+    )
+    .map_err(io)?;
+
+    let config = TrainConfig {
+        epochs: o.epochs,
+        batch_size: o.batch_size,
+        learning_rate: o.lr,
+        l2: o.l2,
+        scale: o.scale,
+        seed: o.seed,
+    };
+    let mut weights = vec![0.0; count];
+    let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
+    let bar = super::counting_bar(steps, "steps", o.quiet);
+    let mut written: Result<(), CliError> = Ok(());
+    let start_train = logistic::loss(&weights, &data.train, o.scale);
+    let start_valid = logistic::loss(&weights, &data.valid, o.scale);
+    writeln!(
+        out,
+        "epoch 0 train-loss {} valid-loss {}",
+        loss_text(start_train),
+        loss_text(start_valid)
+    )
+    .map_err(io)?;
+    let trained = Instant::now();
+    logistic::train(
+        &mut weights,
+        &data.train,
+        &data.valid,
+        &config,
+        &mut |r| {
+            let line = format!(
+                "epoch {} train-loss {} valid-loss {}",
+                r.epoch,
+                loss_text(Some(r.train_loss)),
+                loss_text(r.valid_loss)
+            );
+            bar.set_message(format!("train-loss {:.6}", r.train_loss));
+            if written.is_ok() {
+                written = bar
+                    .suspend(|| writeln!(out, "{line}").and_then(|_| out.flush()))
+                    .map_err(io);
+            }
+        },
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    written?;
+    Ok((weights, trained))
 }
 
 /// Runs `polydam train`: prints the losses on `out` and writes the weights file.

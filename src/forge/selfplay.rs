@@ -147,6 +147,20 @@ pub fn play_game<G: Game>(
         }
         record.push(best);
     };
+    Ok(game_output(
+        pending,
+        (last_side, outcome),
+        record.moves().len(),
+    ))
+}
+
+/// The data lines of a game of `plies` plies that ended with `outcome` for `last_side` (the
+/// side to move in its last position), from the positions kept while it was played.
+fn game_output(
+    pending: Vec<Pending>,
+    (last_side, outcome): (Side, Outcome),
+    plies: usize,
+) -> GameOutput {
     let flip = |o: Outcome| match o {
         Outcome::Win => Outcome::Loss,
         Outcome::Loss => Outcome::Win,
@@ -168,11 +182,11 @@ pub fn play_game<G: Game>(
             ply: p.ply,
         })
         .collect();
-    Ok(GameOutput {
+    GameOutput {
         lines,
-        plies: record.moves().len(),
+        plies,
         white: for_side(Side::White),
-    })
+    }
 }
 
 #[cfg(test)]

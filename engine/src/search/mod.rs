@@ -20,6 +20,7 @@
 
 mod limits;
 mod memory;
+mod threads;
 mod tt;
 mod worker;
 
@@ -65,6 +66,47 @@ pub struct SearchInfo<G: Game> {
     pub table_hits: u64,
     /// What the endgame tables say of the root, when they cover it.
     pub root_table: Option<RootTable>,
+}
+
+/// The figures of a [`SearchInfo`] without its moves, in a type that is not generic in the
+/// game: what reports print, so that their code is compiled once.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationFigures {
+    /// The iteration's depth.
+    pub depth: Depth,
+    /// The mean depth reached.
+    pub mean_depth: f64,
+    /// The deepest ply reached.
+    pub seldepth: Ply,
+    /// The score.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time spent so far.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: f64,
+    /// Endgame table hits.
+    pub table_hits: u64,
+    /// The root's endgame table verdict, if any.
+    pub root_table: Option<RootTable>,
+}
+
+impl<G: Game> SearchInfo<G> {
+    /// The iteration's figures, without the principal variation.
+    pub fn figures(&self) -> IterationFigures {
+        IterationFigures {
+            depth: self.depth,
+            mean_depth: self.mean_depth,
+            seldepth: self.seldepth,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            nps: self.nps,
+            table_hits: self.table_hits,
+            root_table: self.root_table,
+        }
+    }
 }
 
 /// The outcome of a search.
@@ -438,58 +480,54 @@ impl<G: Game> Searcher<G> {
         let started = clockwork.started;
         let mut main_span = (started, started, started);
 
-        let outcomes = std::thread::scope(|scope| {
-            let mut handles = Vec::new();
-            for (i, h) in helper_h.iter_mut().enumerate() {
-                let history = &history;
-                let spawn = std::thread::Builder::new()
-                    .name(format!("search-{}", i + 1))
-                    .stack_size(16 << 20)
-                    .spawn_scoped(scope, move || {
-                        let mut w = Worker::new(
-                            i + 1,
-                            tt,
-                            tables,
-                            shared,
-                            clockwork,
-                            h,
-                            root,
-                            history,
-                            moves.to_vec(),
-                        );
-                        w.iterate(&mut |_| {})
-                    });
-                // A helper that cannot be started only costs speed.
-                if let Ok(handle) = spawn {
-                    handles.push(handle);
-                }
-            }
+        let mut slots: Vec<Option<ThreadOutcome<G>>> = helper_h.iter().map(|_| None).collect();
+        let mut main_outcome = None;
+        let history = &history;
+        let helpers: Vec<threads::HelperJob<'_>> = helper_h
+            .iter_mut()
+            .zip(slots.iter_mut())
+            .enumerate()
+            .map(|(i, (h, slot))| -> threads::HelperJob<'_> {
+                Box::new(move || {
+                    let mut w = Worker::new(
+                        i + 1,
+                        tt,
+                        tables,
+                        shared,
+                        clockwork,
+                        h,
+                        root,
+                        history,
+                        moves.to_vec(),
+                    );
+                    *slot = Some(w.iterate(&mut |_| {}));
+                })
+            })
+            .collect();
+        threads::run_scoped(helpers, &mut || {
             let mut main = Worker::new(
                 0,
                 tt,
                 tables,
                 shared,
                 clockwork,
-                main_h,
+                &mut *main_h,
                 root,
-                &history,
+                history,
                 moves.to_vec(),
             );
             let main_started = Instant::now();
-            let main_outcome = main.iterate(on_info);
+            main_outcome = Some(main.iterate(&mut *on_info));
             let main_done = Instant::now();
             // Finished or out of time: release the helpers, but first honour ponder/infinite.
             wait_for_release(clockwork);
             main_span = (main_started, main_done, Instant::now());
             shared.halt.store(true, Ordering::SeqCst);
-            let mut all = vec![main_outcome];
-            for h in handles {
-                if let Ok(o) = h.join() {
-                    all.push(o);
-                }
-            }
-            all
         });
+        let outcomes = main_outcome
+            .into_iter()
+            .chain(slots.into_iter().flatten())
+            .collect();
         (outcomes, main_span)
     }
 

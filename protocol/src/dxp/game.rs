@@ -98,9 +98,14 @@ impl std::error::Error for GameError {}
 /// Checks that `G` is played on the 50 squares of the 10x10 board, numbered as DXP numbers
 /// them (White's men on the high numbers).
 pub fn check_variant<G: Game>() -> Result<(), GameError> {
-    let hub = G::hub_position(&G::start());
+    check_start(&G::hub_position(&G::start()), G::NAME)
+}
+
+/// [`check_variant`] for the variant `variant` whose start position is `hub` (not generic in
+/// the game).
+fn check_start(hub: &str, variant: &'static str) -> Result<(), GameError> {
     let chars: Vec<char> = hub.chars().collect();
-    let unsupported = GameError::UnsupportedVariant { variant: G::NAME };
+    let unsupported = GameError::UnsupportedVariant { variant };
     if chars.len() != SQUARES + 1 || !matches!(chars[0], 'W' | 'B') {
         return Err(unsupported);
     }
@@ -162,7 +167,11 @@ pub fn position_from_dxp<G: Game>(pos: &DxpPosition) -> Result<G::Position, Game
 
 /// A move's from square, to square and captured squares (ascending), read from its Hub text.
 fn squares_of<G: Game>(pos: &G::Position, mv: &G::Move) -> Result<(u8, u8, Vec<u8>), GameError> {
-    let text = G::move_text(pos, mv, MoveStyle::Hub);
+    hub_squares(G::move_text(pos, mv, MoveStyle::Hub))
+}
+
+/// [`squares_of`] from the move's Hub `text` (not generic in the game).
+fn hub_squares(text: String) -> Result<(u8, u8, Vec<u8>), GameError> {
     let bad = || GameError::UnwritableMove(text.clone());
     let numbers = text
         .split(['-', 'x'])
@@ -214,18 +223,23 @@ pub fn move_from_dxp<G: Game>(pos: &G::Position, mv: &DxpMove) -> Result<G::Move
             }
         }
     }
-    let mut texts: Vec<String> = legal
-        .iter()
-        .map(|m| G::move_text(pos, m, MoveStyle::Hub))
-        .collect();
+    let mut texts = Vec::with_capacity(legal.len());
+    for m in &legal {
+        texts.push(G::move_text(pos, m, MoveStyle::Hub));
+    }
+    Err(illegal_move(mv, texts))
+}
+
+/// The error for `mv`, no move of a position whose legal moves are `texts` (Hub style).
+fn illegal_move(mv: &DxpMove, mut texts: Vec<String>) -> GameError {
     texts.sort();
     let count = texts.len();
     texts.truncate(10);
-    Err(GameError::IllegalMove {
+    GameError::IllegalMove {
         mv: mv.to_string(),
         legal: texts,
         count,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -11,10 +11,9 @@ use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use polydam_engine::game::{Game, Side};
-use polydam_engine::record::GameRecord;
+use polydam_engine::game::Side;
 use polydam_protocol::dxp::conn::{Connection, RecvError};
-use polydam_protocol::dxp::game::{colour, move_to_dxp, position_to_dxp};
+use polydam_protocol::dxp::game::colour;
 use polydam_protocol::dxp::message::{
     Acceptance, DxpError, DxpMove, EndReason, GameAcc, GameEnd, GameReq, Kind, Message, VERSION,
 };
@@ -24,6 +23,7 @@ use polydam_protocol::dxp::session::exchange::{
 use polydam_protocol::dxp::session::Deaf;
 
 use super::engine::{Answer, EngineFailure};
+use super::kept::Kept;
 use super::settings::{DxpTarget, RefereeConfig, TimeControl};
 use crate::pdn::PdnResult;
 
@@ -143,20 +143,15 @@ impl DxpEngine {
 
     /// Asks for a game from `start` (the position after the opening, `opening_plies` into the
     /// referee's record) with the engine playing `side`; waits for its GAMEACC.
-    pub fn new_game<G: Game>(
+    pub fn new_game(
         &mut self,
-        start: &G::Position,
-        opening_plies: usize,
+        game: &dyn Kept,
         side: Side,
         config: &RefereeConfig,
     ) -> Result<(), EngineFailure> {
-        self.known = opening_plies;
+        self.known = game.plies();
         self.ended_by_engine = false;
-        let position = if *start == G::start() && G::side_to_move(start) == Side::White {
-            None
-        } else {
-            Some(position_to_dxp::<G>(start).map_err(|e| EngineFailure::Protocol(e.to_string()))?)
-        };
+        let position = game.dxp_position().map_err(EngineFailure::Protocol)?;
         let request = GameReq {
             version: VERSION,
             initiator: REFEREE_NAME.into(),
@@ -187,18 +182,12 @@ impl DxpEngine {
     /// Sends the moves the engine has not seen yet and waits for its move, up to `timeout`.
     /// The move comes back in Hub form (`from-to`, or `fromxto` and the captured squares) for
     /// the referee to check like any other engine's.
-    pub fn think<G: Game>(
-        &mut self,
-        record: &GameRecord<G>,
-        timeout: Duration,
-    ) -> Result<Answer, EngineFailure> {
-        let positions = record.positions();
-        for (i, mv) in record.moves().iter().enumerate().skip(self.known) {
-            let dxp = move_to_dxp::<G>(&positions[i], mv, 0)
-                .map_err(|e| EngineFailure::Protocol(e.to_string()))?;
+    pub fn think(&mut self, game: &dyn Kept, timeout: Duration) -> Result<Answer, EngineFailure> {
+        for ply in self.known..game.plies() {
+            let dxp = game.dxp_move(ply).map_err(EngineFailure::Protocol)?;
             self.send(&Message::Move(dxp))?;
         }
-        self.known = record.moves().len();
+        self.known = game.plies();
         let started = Instant::now();
         let deadline = started + timeout;
         let mut said = Said(None);

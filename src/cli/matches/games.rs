@@ -8,7 +8,7 @@ use std::time::Duration;
 use polydam_engine::game::{Game, Side};
 
 use super::player::Player;
-use super::referee;
+use super::referee::{self, GameEnd};
 use super::settings::{EngineSpec, RefereeConfig};
 use crate::cli::CliError;
 use crate::openings::Opening;
@@ -104,13 +104,14 @@ pub(super) fn schedule(engines: usize, games: usize, openings: usize) -> Vec<Job
 
 /// Starts every engine once (a command that does not run is an error, not a forfeit) and
 /// returns their names: `--name`'s, or the engine's `id name=`, numbered when two are alike.
-pub(super) fn start_engines<G: Game>(
+pub(super) fn start_engines(
     specs: &[EngineSpec],
+    variant: &str,
     timeout: Duration,
 ) -> Result<Vec<String>, CliError> {
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
-        let engine = Player::start(spec, G::NAME, timeout)
+        let engine = Player::start(spec, variant, timeout)
             .map_err(|e| CliError(format!("engine {}: {e}", i + 1)))?;
         names.push(
             spec.name
@@ -142,25 +143,38 @@ fn distinct_names(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// What the workers share: the engines to run, the referee's settings and the openings.
-pub(super) struct Setup<'a, G: Game> {
+/// Referees one game from the opening of this index between the engines given for White and
+/// Black ([`referee::play_game`] on the variant's openings).
+pub(super) type Referee<'a> = dyn Fn(usize, [&mut Player; 2]) -> GameEnd + Sync + 'a;
+
+/// What the workers share: the engines to run, the referee and its settings. Not generic in
+/// the game, so that the workers' threads are compiled once.
+pub(super) struct Setup<'a> {
+    /// The variant's name.
+    pub variant: &'static str,
     /// The engines.
     pub specs: &'a [EngineSpec],
-    /// The referee's settings.
-    pub config: &'a RefereeConfig,
-    /// The openings the jobs point into.
-    pub openings: &'a [Opening<G>],
+    /// The referee of one game.
+    pub referee: &'a Referee<'a>,
     /// The time each handshake answer may take when an engine is (re)started.
     pub timeout: Duration,
 }
 
+/// The referee of the games from `openings` with the settings `config`.
+pub(super) fn referee<'a, G: Game>(
+    openings: &'a [Opening<G>],
+    config: &'a RefereeConfig,
+) -> impl Fn(usize, [&mut Player; 2]) -> GameEnd + Sync + 'a {
+    move |opening, players| referee::play_game::<G>(&openings[opening], players, config)
+}
+
 /// Plays every job on `concurrency` worker threads (at most one per job); `on_finished` sees
 /// each game as it ends, in the order the games end.
-pub(super) fn play_all<G: Game>(
-    setup: &Setup<'_, G>,
+pub(super) fn play_all(
+    setup: &Setup<'_>,
     jobs: &[Job],
     concurrency: usize,
-    mut on_finished: impl FnMut(Finished),
+    on_finished: &mut dyn FnMut(Finished),
 ) {
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<Finished>();
@@ -180,12 +194,7 @@ pub(super) fn play_all<G: Game>(
 
 /// One worker: takes the next job until none is left (or nobody listens), with its own
 /// engines, started when first needed.
-fn work<G: Game>(
-    setup: &Setup<'_, G>,
-    jobs: &[Job],
-    next: &AtomicUsize,
-    tx: &mpsc::Sender<Finished>,
-) {
+fn work(setup: &Setup<'_>, jobs: &[Job], next: &AtomicUsize, tx: &mpsc::Sender<Finished>) {
     let mut engines: Vec<Option<Player>> = (0..setup.specs.len()).map(|_| None).collect();
     loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -215,9 +224,9 @@ fn ensure_started<'e>(
 
 /// Plays one job with a worker's engines. An engine that cannot be started forfeits; one that
 /// crashed or was killed is dropped, to be restarted for its next game.
-fn play_game<G: Game>(setup: &Setup<'_, G>, job: Job, engines: &mut [Option<Player>]) -> Finished {
+fn play_game(setup: &Setup<'_>, job: Job, engines: &mut [Option<Player>]) -> Finished {
     for (side, who) in [(Side::White, job.white), (Side::Black, job.black)] {
-        if let Err(why) = ensure_started(engines, setup.specs, who, G::NAME, setup.timeout) {
+        if let Err(why) = ensure_started(engines, setup.specs, who, setup.variant, setup.timeout) {
             return forfeited(job, side, format!("could not be started ({why})"));
         }
     }
@@ -226,8 +235,7 @@ fn play_game<G: Game>(setup: &Setup<'_, G>, job: Job, engines: &mut [Option<Play
     else {
         return forfeited(job, Side::White, "engine not running".into());
     };
-    let opening = &setup.openings[job.opening];
-    let end = referee::play_game::<G>(opening, [&mut white, &mut black], setup.config);
+    let end = (setup.referee)(job.opening, [&mut white, &mut black]);
     if !end.restart[Side::White.index()] {
         engines[job.white] = Some(white);
     }

@@ -18,6 +18,7 @@
 pub mod dxp_engine;
 pub mod engine;
 mod games;
+pub mod kept;
 mod options;
 pub mod player;
 mod progress;
@@ -32,7 +33,7 @@ use std::io::Write;
 use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
-use self::progress::{PdnLog, Progress};
+use self::progress::{PdnLog, Progress, StartTags};
 use self::settings::{EngineSpec, RefereeConfig};
 use super::CliError;
 use crate::openings::{random_openings, read_book, Opening};
@@ -53,42 +54,59 @@ impl<W: Write> GameVisitor for MatchJob<'_, W> {
 
     /// Starts the engines, plays every game, shows them as they end and prints the report.
     fn visit<G: Game>(self) -> Self::Output {
-        let o = self.opts;
-        let openings = load_openings::<G>(o)?;
-        let timeout = handshake_timeout(o)?;
-        let names = games::start_engines::<G>(&self.specs, timeout)?;
-        let jobs = games::schedule(self.specs.len(), o.games, openings.len());
-        let progress = Progress::new(G::NAME, &names, jobs.len(), o.quiet);
-        let mut pdn_log = PdnLog::create(o.pdn.as_deref(), &openings, &names)?;
-        let setup = games::Setup {
-            specs: &self.specs,
-            config: &self.config,
-            openings: &openings,
-            timeout,
-        };
-        let mut finished = BTreeMap::new();
-        games::play_all(&setup, &jobs, o.concurrency, |done| {
-            progress.game_over(&done);
-            finished.insert(done.job.number, done);
-            pdn_log.catch_up(&finished);
-        });
-        progress.finish();
-        let written = pdn_log.finish()?;
-        let report = report::text(&report::Summary {
-            variant: G::NAME,
-            specs: &self.specs,
-            names: &names,
-            config: &self.config,
-            games_per_pair: o.games,
-            total: jobs.len(),
-            finished: &finished,
-            sprt: self.sprt.map(|(elo0, elo1)| (elo0, elo1, o.alpha, o.beta)),
-            pdn: o.pdn.as_deref().map(|path| (path, written)),
-        });
-        let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        self.out.write_all(report.as_bytes()).map_err(io)?;
-        self.out.flush().map_err(io)
+        let openings = load_openings::<G>(self.opts)?;
+        let starts = StartTags::of(&openings);
+        let config = self.config;
+        let referee = games::referee(&openings, &config);
+        let variant = (G::NAME, G::fen(&G::start()));
+        run_games(self, variant, &starts, &referee)
     }
+}
+
+/// Starts the engines, plays every game with `referee`, shows them as they end and prints the
+/// report: the match of `variant` (its name and start FEN) from openings with these `starts`.
+/// Not generic in the game, so that it is compiled once.
+fn run_games<W: Write>(
+    job: MatchJob<'_, W>,
+    variant: (&'static str, String),
+    starts: &[StartTags],
+    referee: &games::Referee<'_>,
+) -> Result<(), CliError> {
+    let o = job.opts;
+    let timeout = handshake_timeout(o)?;
+    let names = games::start_engines(&job.specs, variant.0, timeout)?;
+    let jobs = games::schedule(job.specs.len(), o.games, starts.len());
+    let progress = Progress::new(variant.0, &names, jobs.len(), o.quiet);
+    let name = variant.0;
+    let mut pdn_log = PdnLog::create(o.pdn.as_deref(), variant, starts, &names)?;
+    let setup = games::Setup {
+        variant: name,
+        specs: &job.specs,
+        referee,
+        timeout,
+    };
+    let mut finished = BTreeMap::new();
+    games::play_all(&setup, &jobs, o.concurrency, &mut |done| {
+        progress.game_over(&done);
+        finished.insert(done.job.number, done);
+        pdn_log.catch_up(&finished);
+    });
+    progress.finish();
+    let written = pdn_log.finish()?;
+    let report = report::text(&report::Summary {
+        variant: name,
+        specs: &job.specs,
+        names: &names,
+        config: &job.config,
+        games_per_pair: o.games,
+        total: jobs.len(),
+        finished: &finished,
+        sprt: job.sprt.map(|(elo0, elo1)| (elo0, elo1, o.alpha, o.beta)),
+        pdn: o.pdn.as_deref().map(|path| (path, written)),
+    });
+    let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
+    job.out.write_all(report.as_bytes()).map_err(io)?;
+    job.out.flush().map_err(io)
 }
 
 /// The openings the options ask for: the book's, one random opening per pair of games, or

@@ -3,18 +3,18 @@
 
 use std::time::Duration;
 
-use polydam_engine::game::{Game, Side};
-use polydam_engine::record::GameRecord;
+use polydam_engine::game::Side;
 
 use super::dxp_engine::DxpEngine;
 use super::engine::{Answer, EngineFailure, HubEngine};
+use super::kept::Kept;
 use super::settings::{EngineSpec, Protocol, RefereeConfig};
 use crate::pdn::PdnResult;
 
 /// What the referee asks of the engine to move.
-pub struct Turn<'a, G: Game> {
+pub struct Turn<'a> {
     /// The game so far (from the opening's start position).
-    pub record: &'a GameRecord<G>,
+    pub record: &'a dyn Kept,
     /// Hub: the `pos` line.
     pub pos_line: &'a str,
     /// Hub: the `level` lines.
@@ -52,22 +52,20 @@ impl Player {
 
     /// Starts a game from `opening` (its last position), `opening_plies` into the record, with
     /// the engine playing `side`.
-    pub fn new_game<G: Game>(
+    pub fn new_game(
         &mut self,
-        opening: &GameRecord<G>,
+        opening: &dyn Kept,
         side: Side,
         config: &RefereeConfig,
     ) -> Result<(), EngineFailure> {
         match self {
             Player::Hub(e) => e.new_game(),
-            Player::Dxp(e) => {
-                e.new_game::<G>(opening.current(), opening.moves().len(), side, config)
-            }
+            Player::Dxp(e) => e.new_game(opening, side, config),
         }
     }
 
     /// The engine's move.
-    pub fn think<G: Game>(&mut self, turn: &Turn<'_, G>) -> Result<Answer, EngineFailure> {
+    pub fn think(&mut self, turn: &Turn<'_>) -> Result<Answer, EngineFailure> {
         match self {
             Player::Hub(e) => e.think(turn.pos_line, turn.level_lines, turn.timeout),
             Player::Dxp(e) => e.think(turn.record, turn.timeout),

@@ -70,8 +70,31 @@ impl<'a> Progress<'a> {
     }
 }
 
+/// What a game's PDN tags say of its opening's start position.
+pub(super) struct StartTags {
+    /// The start position's FEN.
+    pub fen: String,
+    /// Whether the side to move there is not the variant's first player.
+    pub second_player_starts: bool,
+}
+
+impl StartTags {
+    /// The tags of every opening's start, in order.
+    pub fn of<G: Game>(openings: &[Opening<G>]) -> Vec<StartTags> {
+        let first = G::side_to_move(&G::start());
+        let mut tags = Vec::with_capacity(openings.len());
+        for o in openings {
+            tags.push(StartTags {
+                fen: G::fen(&o.start),
+                second_player_starts: G::side_to_move(&o.start) != first,
+            });
+        }
+        tags
+    }
+}
+
 /// The PDN file (if asked for), written in game order.
-pub(super) struct PdnLog<'a, G: Game> {
+pub(super) struct PdnLog<'a> {
     /// The file, if there is one.
     file: Option<BufWriter<File>>,
     /// The first write error; nothing more is written after it.
@@ -80,19 +103,23 @@ pub(super) struct PdnLog<'a, G: Game> {
     written: usize,
     /// The date of the `Date` tags.
     date: String,
+    /// The variant's name.
+    variant: &'static str,
     /// The variant's start position, whose games need no `FEN` tag.
     start_fen: String,
-    /// The openings the games point into.
-    openings: &'a [Opening<G>],
+    /// The start tags of the openings the games point into.
+    starts: &'a [StartTags],
     /// The engines' names.
     names: &'a [String],
 }
 
-impl<'a, G: Game> PdnLog<'a, G> {
-    /// Creates the file at `path`, if any.
+impl<'a> PdnLog<'a> {
+    /// Creates the file at `path`, if any, for the games of `variant` (whose start position
+    /// has the FEN `start_fen`) from openings with these `starts`.
     pub fn create(
         path: Option<&Path>,
-        openings: &'a [Opening<G>],
+        (variant, start_fen): (&'static str, String),
+        starts: &'a [StartTags],
         names: &'a [String],
     ) -> Result<Self, CliError> {
         let file = match path {
@@ -108,8 +135,9 @@ impl<'a, G: Game> PdnLog<'a, G> {
             error: None,
             written: 0,
             date: pdn::today(),
-            start_fen: G::fen(&G::start()),
-            openings,
+            variant,
+            start_fen,
+            starts,
             names,
         })
     }
@@ -129,12 +157,12 @@ impl<'a, G: Game> PdnLog<'a, G> {
         let Some(file) = self.file.as_mut() else {
             return;
         };
-        let opening = &self.openings[game.job.opening];
-        let fen = G::fen(&opening.start);
+        let start = &self.starts[game.job.opening];
+        let fen = start.fen.clone();
         let text = pdn::write_game(&PdnGame {
             event: "polydam match".to_owned(),
             site: "?".to_owned(),
-            variant: G::NAME.to_owned(),
+            variant: self.variant.to_owned(),
             round: game.job.number,
             date: self.date.clone(),
             white: self.names[game.job.white].clone(),
@@ -143,7 +171,7 @@ impl<'a, G: Game> PdnLog<'a, G> {
             fen: (fen != self.start_fen).then_some(fen),
             termination: game.termination.clone(),
             moves: game.pdn_moves.clone(),
-            second_player_starts: G::side_to_move(&opening.start) != G::side_to_move(&G::start()),
+            second_player_starts: start.second_player_starts,
         });
         if let Err(e) = file.write_all(text.as_bytes()).and_then(|_| file.flush()) {
             self.error = Some(e);

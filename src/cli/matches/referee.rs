@@ -9,15 +9,14 @@
 
 use std::time::Duration;
 
-use polydam_engine::game::{Game, MoveStyle, Side};
-use polydam_engine::record::GameRecord;
+use polydam_engine::game::{Game, Side};
 
 use super::engine::{quote, EngineFailure};
+use super::kept::{KeptGame, Started};
 use super::player::{Player, Turn};
 use super::settings::{Adjudication, RefereeConfig, TimeControl};
 use crate::openings::Opening;
 use crate::pdn::PdnResult;
-use polydam_protocol::dxp::session::exchange::{self, Decision};
 use polydam_protocol::lexer::excerpt;
 
 /// How a game ended.
@@ -47,18 +46,6 @@ pub const TIME_FORFEIT: &str = "time forfeit";
 /// Whether a forfeit's reason is a loss on time.
 pub fn is_time_forfeit(why: &str) -> bool {
     why.starts_with(TIME_FORFEIT)
-}
-
-/// The result and its reason when the game is over by the variant's rules (the position
-/// decides it, the side to move has no move, or a draw rule applies), else `None`: the rules'
-/// verdict as the DXP session words it.
-pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(PdnResult, String)> {
-    let (decision, why) = exchange::rules_end(record)?;
-    let result = match decision {
-        Decision::Win(side) => PdnResult::win_for(side),
-        Decision::Draw => PdnResult::Draw,
-    };
-    Some((result, why))
 }
 
 /// The `level` lines for the side to move.
@@ -175,9 +162,14 @@ pub fn play_game<G: Game>(
     players: [&mut Player; 2],
     config: &RefereeConfig,
 ) -> GameEnd {
+    play_started(KeptGame::start(opening), players, config)
+}
+
+/// [`play_game`] from the opening, played: not generic in the game.
+fn play_started(started: Started, players: [&mut Player; 2], config: &RefereeConfig) -> GameEnd {
     let mut tally = ClockTally::default();
     let [white, black] = players;
-    let mut end = referee_moves(opening, [&mut *white, &mut *black], config, &mut tally);
+    let mut end = referee_moves(started, [&mut *white, &mut *black], config, &mut tally);
     end.worst_margin = tally.worst_margin;
     end.used = tally.used;
     for (side, player) in [(Side::White, white), (Side::Black, black)] {
@@ -198,22 +190,19 @@ struct ClockTally {
 }
 
 /// The game itself; `tally` follows the clocks as moves arrive.
-fn referee_moves<G: Game>(
-    opening: &Opening<G>,
+fn referee_moves(
+    started: Started,
     players: [&mut Player; 2],
     config: &RefereeConfig,
     tally: &mut ClockTally,
 ) -> GameEnd {
-    let mut record = GameRecord::<G>::new(opening.start);
-    let start_hub = quote(&G::hub_position(&opening.start));
-    let mut hub_moves: Vec<String> = Vec::new();
-    let mut pdn_moves: Vec<String> = Vec::new();
-    for mv in &opening.moves {
-        let pos = *record.current();
-        hub_moves.push(G::move_text(&pos, mv, MoveStyle::Hub));
-        pdn_moves.push(G::move_text(&pos, mv, MoveStyle::Pdn));
-        record.push(*mv);
-    }
+    let Started {
+        game: mut record,
+        start_hub,
+        mut hub_moves,
+        mut pdn_moves,
+    } = started;
+    let start_hub = quote(&start_hub);
     let mut clocks = match config.time_control {
         Some(TimeControl::Clock { time, .. }) => [time; 2],
         _ => [0.0; 2],
@@ -243,7 +232,7 @@ fn referee_moves<G: Game>(
     };
 
     for side in [Side::White, Side::Black] {
-        match players[side.index()].new_game(&record, side, config) {
+        match players[side.index()].new_game(&*record, side, config) {
             Ok(()) => {}
             Err(EngineFailure::Crashed(why)) => {
                 return forfeit(side, format!("crashed ({why})"), true, pdn_moves);
@@ -260,15 +249,14 @@ fn referee_moves<G: Game>(
     }
 
     loop {
-        if let Some((result, why)) = rules_end(&record) {
+        if let Some((result, why)) = record.rules_end() {
             return ended(result, why, pdn_moves);
         }
-        if record.moves().len() >= config.max_plies {
+        if record.plies() >= config.max_plies {
             let why = format!("ply cap ({} plies)", config.max_plies);
             return ended(PdnResult::Draw, why, pdn_moves);
         }
-        let pos = *record.current();
-        let side = G::side_to_move(&pos);
+        let side = record.side_to_move();
         let pos_line = if hub_moves.is_empty() {
             format!("pos pos={start_hub}")
         } else {
@@ -283,7 +271,7 @@ fn referee_moves<G: Game>(
         };
         let engine = &mut *players[side.index()];
         let turn = Turn {
-            record: &record,
+            record: &*record,
             pos_line: &pos_line,
             level_lines: &level_lines(config, clock_left),
             timeout,
@@ -323,9 +311,9 @@ fn referee_moves<G: Game>(
         let Some(text) = answer.mv else {
             return forfeit(side, "no move (bare done)".into(), false, pdn_moves);
         };
-        let mv = match G::parse_move(&pos, &text) {
-            Ok(mv) => mv,
-            Err(_) => {
+        let [hub, pdn] = match record.play_text(&text) {
+            Some(texts) => texts,
+            None => {
                 let mut why = format!("illegal move {}", excerpt(&text));
                 if let Some(said) = &answer.error {
                     why.push_str(&format!(" (the engine said: {})", excerpt(said)));
@@ -333,12 +321,10 @@ fn referee_moves<G: Game>(
                 return forfeit(side, why, false, pdn_moves);
             }
         };
-        hub_moves.push(G::move_text(&pos, &mv, MoveStyle::Hub));
-        pdn_moves.push(G::move_text(&pos, &mv, MoveStyle::Pdn));
-        record.push(mv);
+        hub_moves.push(hub);
+        pdn_moves.push(pdn);
         if let Some(adj) = &config.adjudication {
-            if let Some((result, why)) = watch.update(adj, side, answer.score, record.moves().len())
-            {
+            if let Some((result, why)) = watch.update(adj, side, answer.score, record.plies()) {
                 return ended(result, why, pdn_moves);
             }
         }

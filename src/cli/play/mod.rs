@@ -5,18 +5,20 @@
 //! Bad input gets a one-line error and the game goes on; end of input ends the program
 //! normally. All output goes through a `&mut dyn Write`, so tests can drive it in-process.
 
+mod board;
 pub mod render;
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
-use polydam_engine::record::{EndReason, GameRecord};
-use polydam_engine::search::{Depth, Limits, SearchControl, Searcher};
+use polydam_engine::game::{Game, Outcome, Side};
+use polydam_engine::record::EndReason;
+use polydam_engine::search::{Depth, Limits, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::setup::PositionArgs;
 use super::CliError;
+use board::{board, PlayBoard};
 use render::Style;
 
 /// Which side the engine plays (`--engine-side`).
@@ -135,38 +137,33 @@ fn classify(line: &str) -> Input<'_> {
 
 /// The game at the table: the record being played, the position to go back to on `new`, and
 /// the engine with its limits (one searcher for the whole game, so its table carries over).
-struct Table<'a, G: Game> {
+struct Table<'a> {
     opts: &'a PlayOptions,
     style: Style,
-    initial: GameRecord<G>,
-    record: GameRecord<G>,
-    searcher: Searcher<G>,
+    /// The game, its first position and the engine's searcher.
+    board: Box<dyn PlayBoard>,
     limits: Limits,
 }
 
-impl<G: Game> Table<'_, G> {
+impl Table<'_> {
     fn engine_to_move(&self) -> bool {
-        self.opts.engine_side.side() == Some(G::side_to_move(self.record.current()))
+        self.opts.engine_side.side() == Some(self.board.side_to_move())
     }
 
     fn show_board(&self, out: &mut dyn Write) -> Result<(), CliError> {
-        let pos = self.record.current();
-        let view = G::board_view(pos, self.record.moves().last());
+        let view = self.board.view();
         out.write_all(render::render(&view, self.style).as_bytes())
             .map_err(io_err)?;
-        let side = G::side_to_move(pos);
+        let side = self.board.side_to_move();
         let who = match self.opts.engine_side.side() {
             None => "",
             Some(s) if s == side => " (engine)",
             Some(_) => " (you)",
         };
-        let last = match (self.record.moves().last(), self.record.positions().len()) {
-            (Some(mv), n) if n >= 2 => {
-                let before = &self.record.positions()[n - 2];
-                format!(", last move {}", G::move_text(before, mv, MoveStyle::Pdn))
-            }
-            _ => String::new(),
-        };
+        let last = self
+            .board
+            .last_move()
+            .map_or(String::new(), |mv| format!(", last move {mv}"));
         writeln!(
             out,
             "move {}: {} ({}) to move{who}{last}",
@@ -180,51 +177,37 @@ impl<G: Game> Table<'_, G> {
     /// The number of the current full move, counting from 1 at the first position given (a
     /// game whose first position has Black to move starts with Black's half of move 1).
     fn move_number(&self) -> usize {
-        let first = self.record.positions().first().map(G::side_to_move);
-        let offset = usize::from(first == Some(Side::Black));
-        (self.record.moves().len() + offset) / 2 + 1
+        let offset = usize::from(self.board.first_side() == Side::Black);
+        (self.board.plies() + offset) / 2 + 1
     }
 
     /// The legal moves in the variant's notation, sorted.
     fn legal_texts(&self) -> Vec<String> {
-        let pos = self.record.current();
-        let mut moves = Vec::new();
-        G::generate(pos, Duplicates::Drop, &mut moves);
-        let mut texts: Vec<String> = moves
-            .iter()
-            .map(|m| G::move_text(pos, m, MoveStyle::Pdn))
-            .collect();
+        let mut texts = self.board.legal_texts();
         texts.sort();
         texts
     }
 
-    fn search(&mut self) -> Option<G::Move> {
-        let control = SearchControl::new();
-        let result = self
-            .searcher
-            .search(&self.record, &self.limits, &control, &mut |_| {});
-        result.best_move
+    /// The engine's move in PDN style, played when `play` is set.
+    fn search(&mut self, play: bool) -> Option<String> {
+        self.board.search(&self.limits, play)
     }
 
     /// Takes back the human's last move (with the engine's answers after it), or one ply when
     /// two people play. Returns how many plies were taken back.
     fn undo(&mut self) -> usize {
         let Some(human) = self.opts.engine_side.side().map(Side::opponent) else {
-            return usize::from(self.record.pop().is_some());
+            return usize::from(self.board.pop());
         };
-        let n = self.record.positions().len();
         // Only go back if some earlier position had the human to move: otherwise the engine
         // would simply play its first move again.
-        if !self.record.positions()[..n - 1]
-            .iter()
-            .any(|p| G::side_to_move(p) == human)
-        {
+        if !self.board.had_to_move(human) {
             return 0;
         }
         let mut taken = 0;
-        while self.record.pop().is_some() {
+        while self.board.pop() {
             taken += 1;
-            if G::side_to_move(self.record.current()) == human {
+            if self.board.side_to_move() == human {
                 break;
             }
         }
@@ -232,7 +215,7 @@ impl<G: Game> Table<'_, G> {
     }
 
     fn result_text(&self, outcome: Outcome, reason: EndReason) -> String {
-        let side = G::side_to_move(self.record.current());
+        let side = self.board.side_to_move();
         let result = match outcome {
             Outcome::Win => format!("{} wins", side.name()),
             Outcome::Loss => format!("{} wins", side.opponent().name()),
@@ -249,22 +232,16 @@ impl<G: Game> Table<'_, G> {
     }
 
     fn run(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
-        writeln!(out, "polydam play: {} (type a move, or `help`)", G::NAME).map_err(io_err)?;
+        let variant = self.board.variant();
+        writeln!(out, "polydam play: {variant} (type a move, or `help`)").map_err(io_err)?;
         let mut line = String::new();
         let mut shown = false;
         loop {
-            let over = self.record.outcome();
+            let over = self.board.outcome();
             if over.is_none() && self.engine_to_move() {
-                let before = *self.record.current();
-                match self.search() {
+                match self.search(true) {
                     Some(mv) => {
-                        writeln!(
-                            out,
-                            "engine plays {}",
-                            G::move_text(&before, &mv, MoveStyle::Pdn)
-                        )
-                        .map_err(io_err)?;
-                        self.record.push(mv);
+                        writeln!(out, "engine plays {mv}").map_err(io_err)?;
                         shown = false;
                         continue;
                     }
@@ -318,7 +295,7 @@ impl<G: Game> Table<'_, G> {
             Input::Empty => {}
             Input::Quit => return Ok(None),
             Input::Help => writeln!(out, "{HELP}").map_err(io_err)?,
-            Input::Fen => writeln!(out, "{}", G::fen(self.record.current())).map_err(io_err)?,
+            Input::Fen => writeln!(out, "{}", self.board.fen()).map_err(io_err)?,
             Input::Moves => {
                 let texts = self.legal_texts();
                 writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))
@@ -328,18 +305,14 @@ impl<G: Game> Table<'_, G> {
                 if over {
                     writeln!(out, "error: the game is over").map_err(io_err)?;
                 } else {
-                    let pos = *self.record.current();
-                    match self.search() {
-                        Some(mv) => {
-                            writeln!(out, "hint: {}", G::move_text(&pos, &mv, MoveStyle::Pdn))
-                                .map_err(io_err)?
-                        }
+                    match self.search(false) {
+                        Some(mv) => writeln!(out, "hint: {mv}").map_err(io_err)?,
                         None => writeln!(out, "no hint").map_err(io_err)?,
                     }
                 }
             }
             Input::New => {
-                self.record = self.initial.clone();
+                self.board.restart();
                 writeln!(out, "new game").map_err(io_err)?;
                 changed = true;
             }
@@ -357,8 +330,8 @@ impl<G: Game> Table<'_, G> {
                 } else if self.engine_to_move() {
                     writeln!(out, "error: it is the engine's turn").map_err(io_err)?;
                 } else {
-                    match self.record.push_text(text) {
-                        Ok(_) => changed = true,
+                    match self.board.push_text(text) {
+                        Ok(()) => changed = true,
                         Err(e) => writeln!(out, "error: {e} (type `moves` for the legal moves)")
                             .map_err(io_err)?,
                     }
@@ -389,15 +362,13 @@ impl GameVisitor for PlayJob<'_> {
             let s = o.movetime.unwrap_or(DEFAULT_MOVETIME);
             limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
         }
-        let mut game = Table::<G> {
+        let mut game = Table {
             opts: o,
             style: Style {
                 ascii: o.ascii,
                 color: o.color,
             },
-            record: initial.clone(),
-            initial,
-            searcher: Searcher::<G>::try_new(o.hash_mib, 1)?,
+            board: board(initial, Searcher::<G>::try_new(o.hash_mib, 1)?),
             limits,
         };
         game.run(self.input, self.out)

@@ -8,9 +8,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use polydam_engine::game::{Duplicates, Game, MoveStyle, Outcome, Side};
+use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
-use polydam_engine::search::{pv_text, Limits, SearchControl, SearchInfo, Searcher};
+use polydam_engine::search::{
+    pv_text, IterationFigures, Limits, SearchControl, SearchInfo, Searcher,
+};
 use polydam_engine::text::excerpt;
 use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
@@ -182,59 +184,116 @@ impl<G: Game> GameTable<G> {
     }
 
     fn result(&self) -> Option<(ResultOut, PdnResult)> {
-        let (outcome, reason) = self.record.outcome()?;
-        let side = G::side_to_move(self.record.current());
-        let winner = match outcome {
-            Outcome::Win => Some(side),
-            Outcome::Loss => Some(side.opponent()),
-            Outcome::Draw => None,
-        };
-        let why = match reason {
-            EndReason::NoMoves => format!("{} has no legal move", side.name()),
-            EndReason::Decided => "decided by the position".to_string(),
-            EndReason::Repetition => "repetition".to_string(),
-            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
-            EndReason::EndgameCounter => "endgame move limit".to_string(),
-        };
-        let text = match winner {
-            Some(s) => format!("{} wins", s.name()),
-            None => "draw".to_string(),
-        };
-        let pdn_result = match winner {
-            Some(Side::White) => PdnResult::WhiteWins,
-            Some(Side::Black) => PdnResult::BlackWins,
-            None => PdnResult::Draw,
-        };
-        Some((
-            ResultOut {
-                winner: winner.map(Side::name),
-                text,
-                reason: why,
-            },
-            pdn_result,
-        ))
+        result_of(
+            self.record.outcome()?,
+            G::side_to_move(self.record.current()),
+        )
     }
 
     fn pdn_text(&self) -> String {
         let first = &self.record.positions()[0];
         let start_fen = G::fen(first);
-        pdn::write_game(&PdnGame {
-            event: "polydam serve".into(),
-            site: "?".into(),
-            variant: G::NAME.into(),
-            round: 1,
-            date: pdn::today(),
-            white: "?".into(),
-            black: "?".into(),
-            result: self.result().map(|(_, r)| r),
-            fen: (start_fen != G::fen(&G::start())).then_some(start_fen),
-            termination: self
-                .result()
-                .map_or_else(|| "unterminated".into(), |(r, _)| r.reason),
-            moves: self.history(),
-            second_player_starts: G::side_to_move(first) == Side::Black,
-        })
+        let fen = (start_fen != G::fen(&G::start())).then_some(start_fen);
+        let second_player_starts = G::side_to_move(first) == Side::Black;
+        pdn_text_of(
+            G::NAME,
+            self.result(),
+            fen,
+            self.history(),
+            second_player_starts,
+        )
     }
+}
+
+/// The result and its reason for the page and the PDN, of a game that ended with `outcome`
+/// for `side` (the side to move).
+fn result_of(
+    (outcome, reason): (Outcome, EndReason),
+    side: Side,
+) -> Option<(ResultOut, PdnResult)> {
+    let winner = match outcome {
+        Outcome::Win => Some(side),
+        Outcome::Loss => Some(side.opponent()),
+        Outcome::Draw => None,
+    };
+    let why = match reason {
+        EndReason::NoMoves => format!("{} has no legal move", side.name()),
+        EndReason::Decided => "decided by the position".to_string(),
+        EndReason::Repetition => "repetition".to_string(),
+        EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
+        EndReason::EndgameCounter => "endgame move limit".to_string(),
+    };
+    let text = match winner {
+        Some(s) => format!("{} wins", s.name()),
+        None => "draw".to_string(),
+    };
+    let pdn_result = match winner {
+        Some(Side::White) => PdnResult::WhiteWins,
+        Some(Side::Black) => PdnResult::BlackWins,
+        None => PdnResult::Draw,
+    };
+    Some((
+        ResultOut {
+            winner: winner.map(Side::name),
+            text,
+            reason: why,
+        },
+        pdn_result,
+    ))
+}
+
+/// The PDN of a game of `variant` with this `result`, start `fen` (when not the variant's),
+/// `moves` and first player.
+fn pdn_text_of(
+    variant: &str,
+    result: Option<(ResultOut, PdnResult)>,
+    fen: Option<String>,
+    moves: Vec<String>,
+    second_player_starts: bool,
+) -> String {
+    let (result, termination) = match result {
+        Some((r, pdn)) => (Some(pdn), r.reason),
+        None => (None, "unterminated".into()),
+    };
+    pdn::write_game(&PdnGame {
+        event: "polydam serve".into(),
+        site: "?".into(),
+        variant: variant.into(),
+        round: 1,
+        date: pdn::today(),
+        white: "?".into(),
+        black: "?".into(),
+        result,
+        fen,
+        termination,
+        moves,
+        second_player_starts,
+    })
+}
+
+/// The moves of a PDN game read, at most [`MAX_PDN_MOVES`] of them.
+fn pdn_moves(game: pdn::PdnRead) -> Result<Vec<String>, String> {
+    if game.moves.len() > MAX_PDN_MOVES {
+        return Err(format!(
+            "the game has {} moves; at most {MAX_PDN_MOVES} are read",
+            game.moves.len()
+        ));
+    }
+    Ok(game.moves)
+}
+
+/// Move `i` (from 0) of a PDN game, `mv`, comes after the game's end.
+fn over_at(i: usize, mv: &str) -> String {
+    format!(
+        "move {} ('{}'): the game was already over",
+        i + 1,
+        excerpt(mv)
+    )
+}
+
+/// Move `i` (from 0) of a PDN game, `mv`, cannot be played for the reason `e`.
+fn move_error(i: usize, mv: &str, e: MoveError) -> String {
+    format!("move {} ('{}'): {e}", i + 1, excerpt(mv))
 }
 
 /// The board of `view` for the page.
@@ -368,24 +427,13 @@ impl<G: Game> Table for GameTable<G> {
             Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
             None => G::start(),
         };
-        if game.moves.len() > MAX_PDN_MOVES {
-            return Err(format!(
-                "the game has {} moves; at most {MAX_PDN_MOVES} are read",
-                game.moves.len()
-            ));
-        }
+        let moves = pdn_moves(game)?;
         let mut record = GameRecord::<G>::new(start);
-        for (i, mv) in game.moves.iter().enumerate() {
+        for (i, mv) in moves.iter().enumerate() {
             if record.outcome().is_some() {
-                return Err(format!(
-                    "move {} ('{}'): the game was already over",
-                    i + 1,
-                    excerpt(mv)
-                ));
+                return Err(over_at(i, mv));
             }
-            record
-                .push_text(mv)
-                .map_err(|e| format!("move {} ('{}'): {e}", i + 1, excerpt(mv)))?;
+            record.push_text(mv).map_err(|e| move_error(i, mv, e))?;
         }
         self.record = record;
         self.changed();
@@ -405,7 +453,7 @@ impl<G: Game> Table for GameTable<G> {
         let searcher = Arc::clone(&self.searcher);
         let generation = self.generation;
         let thread_control = Arc::clone(&control);
-        tokio::task::spawn_blocking(move || {
+        spawn_blocking(Box::new(move || {
             run_search(SearchJob {
                 id,
                 mode,
@@ -416,9 +464,15 @@ impl<G: Game> Table for GameTable<G> {
                 control: thread_control,
                 events,
             })
-        });
+        }));
         Ok(RunningSearch { id, control })
     }
+}
+
+/// Runs `job` on tokio's blocking threads (not generic, so that tokio's task machinery is
+/// compiled once).
+fn spawn_blocking(job: Box<dyn FnOnce() + Send>) {
+    tokio::task::spawn_blocking(job);
 }
 
 struct SearchJob<G: Game> {
@@ -443,14 +497,8 @@ fn run_search<G: Game>(job: SearchJob<G>) {
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     if job.control.is_stopped() {
         // Stopped while waiting for the previous search: nothing to report but the end.
-        let _ = job.events.send(Event::Done {
-            search: job.id,
-            mode: job.mode,
-            generation: job.generation,
-            best_hub: None,
-            json: api::done_json(job.id, job.mode.name(), None, None, 0, 0, Duration::ZERO),
-        });
-        return;
+        let (id, mode, generation) = (job.id, job.mode, job.generation);
+        return send_stopped(&job.events, id, mode, generation);
     }
     let events = job.events.clone();
     let id = job.id;
@@ -459,18 +507,8 @@ fn run_search<G: Game>(job: SearchJob<G>) {
         &job.limits,
         &job.control,
         &mut |info: &SearchInfo<G>| {
-            let json = api::info_json(
-                id,
-                info.depth.plies(),
-                info.seldepth.0 as i32,
-                &info.score.to_string(),
-                info.score.centi(),
-                info.nodes,
-                info.nps,
-                info.time,
-                &pv_text::<G>(&root, &info.pv, MoveStyle::Pdn),
-            );
-            let _ = events.send(Event::Info { search: id, json });
+            let pv = pv_text::<G>(&root, &info.pv, MoveStyle::Pdn);
+            send_info(&events, id, info.figures(), &pv);
         },
     );
     let best = result.best_move.map(|m| {
@@ -495,6 +533,43 @@ fn run_search<G: Game>(job: SearchJob<G>) {
         best_hub: best.map(|(hub, _)| hub),
         json,
     });
+}
+
+/// Sends the end of search `id`, stopped before it started.
+fn send_stopped(
+    events: &tokio::sync::mpsc::UnboundedSender<Event>,
+    id: u64,
+    mode: SearchMode,
+    generation: u64,
+) {
+    let _ = events.send(Event::Done {
+        search: id,
+        mode,
+        generation,
+        best_hub: None,
+        json: api::done_json(id, mode.name(), None, None, 0, 0, Duration::ZERO),
+    });
+}
+
+/// Sends the `info` of an iteration of search `id` whose principal variation is `pv`.
+fn send_info(
+    events: &tokio::sync::mpsc::UnboundedSender<Event>,
+    id: u64,
+    info: IterationFigures,
+    pv: &str,
+) {
+    let json = api::info_json(
+        id,
+        info.depth.plies(),
+        info.seldepth.0 as i32,
+        &info.score.to_string(),
+        info.score.centi(),
+        info.nodes,
+        info.nps,
+        info.time,
+        pv,
+    );
+    let _ = events.send(Event::Info { search: id, json });
 }
 
 /// How long a `go` may think at most, and the default.

@@ -58,6 +58,30 @@ pub struct SampleSpec<'a> {
 /// Reads the data files of game `G` into samples; an error names the file and line.
 pub fn load<G: Features>(o: &SampleSpec) -> Result<Loaded, DataError> {
     let kind = o.kind;
+    let base = o.base;
+    load_lines(o, G::NAME, &mut |position, features| {
+        let pos =
+            G::parse_position(position).map_err(|e| format!("bad {} position: {e}", G::NAME))?;
+        features.clear();
+        G::features(kind, &pos, features);
+        Ok(match base {
+            Base::None => 0.0,
+            Base::Hand => G::hand_evaluation(&pos) as f32,
+        })
+    })
+}
+
+/// Turns a data line's position into its features (in the vector given) and base value, or
+/// says why it cannot.
+type Featurize<'a> = dyn FnMut(&str, &mut Vec<u32>) -> Result<f32, String> + 'a;
+
+/// [`load`] for the data of `variant`, whose positions `featurize` reads: not generic in the
+/// game, so that the reading and splitting are compiled once.
+fn load_lines(
+    o: &SampleSpec,
+    variant: &str,
+    featurize: &mut Featurize<'_>,
+) -> Result<Loaded, DataError> {
     let mut train = Samples::new();
     let mut valid = Samples::new();
     let mut features = Vec::new();
@@ -69,11 +93,11 @@ pub fn load<G: Features>(o: &SampleSpec) -> Result<Loaded, DataError> {
             let at = |why: String| DataError(format!("{}:{}: {why}", path.display(), n + 1));
             let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
             if let Some(v) = header_variant(&line) {
-                if v != G::NAME {
+                if v != variant {
                     return Err(at(format!(
                         "the data was generated for {}, not {} (give --variant {})",
                         excerpt(v),
-                        G::NAME,
+                        variant,
                         excerpt(v)
                     )));
                 }
@@ -81,15 +105,8 @@ pub fn load<G: Features>(o: &SampleSpec) -> Result<Loaded, DataError> {
             let Some(data) = DataLine::parse(&line).map_err(|e| at(e.0))? else {
                 continue;
             };
-            let pos = G::parse_position(&data.position)
-                .map_err(|e| at(format!("bad {} position: {e}", G::NAME)))?;
-            features.clear();
-            G::features(kind, &pos, &mut features);
+            let base = featurize(&data.position, &mut features).map_err(at)?;
             let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
-            let base = match o.base {
-                Base::None => 0.0,
-                Base::Hand => G::hand_evaluation(&pos) as f32,
-            };
             if is_validation(&data.position, o.valid_percent) {
                 valid.push(&features, base, t);
             } else {

@@ -137,9 +137,20 @@ pub enum Decision {
 /// The decision and its reason when the game is over by the variant's rules (the position
 /// decides it, the side to move has no move, or a draw rule applies), else `None`.
 pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(Decision, String)> {
-    use polydam_engine::game::Outcome;
     let (outcome, reason) = record.outcome()?;
     let mover = G::side_to_move(record.current());
+    Some(decided(outcome, reason, mover, G::draw_rules().repetitions))
+}
+
+/// The decision and its reason for a game that ended with `outcome` for `mover` (the side to
+/// move) for `reason`, in a game drawn by `repetitions`-fold repetition.
+fn decided(
+    outcome: polydam_engine::game::Outcome,
+    reason: RulesEnd,
+    mover: Side,
+    repetitions: u8,
+) -> (Decision, String) {
+    use polydam_engine::game::Outcome;
     let decision = match outcome {
         Outcome::Win => Decision::Win(mover),
         Outcome::Loss => Decision::Win(mover.opponent()),
@@ -148,9 +159,9 @@ pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(Decision, String)> 
     let why = match reason {
         RulesEnd::NoMoves => format!("{} has no legal move", mover.name()),
         RulesEnd::Decided => "decided by the position".to_owned(),
-        RulesEnd::Repetition => format!("{}-fold repetition", G::draw_rules().repetitions),
+        RulesEnd::Repetition => format!("{repetitions}-fold repetition"),
         RulesEnd::QuietMoves => "move-count rule".to_owned(),
         RulesEnd::EndgameCounter => "endgame move-count rule".to_owned(),
     };
-    Some((decision, why))
+    (decision, why)
 }

@@ -8,20 +8,21 @@
 //! tells a [`Report`] what to show and hands it every game as it ends. The message exchanges
 //! themselves are in [`exchange`], shared with the match runner's DXP engines.
 
+mod board;
 pub mod exchange;
 mod play;
 
 use std::time::{Duration, Instant};
 
-use polydam_engine::game::{Game, Side};
-use polydam_engine::record::GameRecord;
-use polydam_engine::search::{Limits, Searcher};
+use polydam_engine::game::Side;
+use polydam_engine::search::Limits;
 
 use crate::dxp::conn::{Connection, RecvError};
-use crate::dxp::game::{colour, position_from_dxp, position_to_dxp, side};
+use crate::dxp::game::{colour, side};
 use crate::dxp::message::{Acceptance, DxpError, GameAcc, GameReq, Message, VERSION};
 
-use self::exchange::{request_game, rules_end, Listener, RequestError};
+pub use self::board::{board, DxpBoard, GameFacts, Start};
+use self::exchange::{request_game, Listener, RequestError};
 pub use self::exchange::{Deaf, Decision};
 
 /// The pause between two messages sent in a row (see `Connection::set_pacing`): pydraughts
@@ -29,17 +30,17 @@ pub use self::exchange::{Deaf, Decision};
 const PACING: Duration = Duration::from_millis(100);
 
 /// What the session shows and keeps: the front end prints and saves, the session does not.
-pub trait Report<G: Game> {
+pub trait Report {
     /// A line for the user (a game starting, a CHAT from the opponent).
     fn say(&mut self, line: &str);
     /// A problem: the opponent's fault, the connection's, or ours.
     fn warn(&mut self, line: &str);
     /// A game that ended, however it ended (to show and save).
-    fn game(&mut self, game: &PlayedGame<'_, G>);
+    fn game(&mut self, game: &PlayedGame<'_>);
 }
 
 /// A game as it ended.
-pub struct PlayedGame<'a, G: Game> {
+pub struct PlayedGame<'a> {
     /// Its number in the session (from 1).
     pub number: usize,
     /// The opponent's address.
@@ -48,8 +49,8 @@ pub struct PlayedGame<'a, G: Game> {
     pub white: &'a str,
     /// Black's name.
     pub black: &'a str,
-    /// The game from its start position.
-    pub record: &'a GameRecord<G>,
+    /// The game's variant, length and start.
+    pub facts: GameFacts,
     /// Its moves in PDN style.
     pub moves: &'a [String],
     /// How it was decided, or `None` when it did not finish.
@@ -98,8 +99,8 @@ pub struct Tally {
 }
 
 /// A game about to be played.
-struct GameSpec<G: Game> {
-    start: G::Position,
+struct GameSpec {
+    start: Start,
     ours: Side,
     opponent: String,
     minutes: u16,
@@ -119,13 +120,12 @@ enum After {
     Lost,
 }
 
-/// One process's DXP work: its searcher, its report, its count of games.
-pub struct DxpSession<'a, G: Game> {
+/// One process's DXP work: its game (with the searcher and the initiator's start positions),
+/// its report, its count of games.
+pub struct DxpSession<'a> {
     settings: Settings,
-    searcher: Searcher<G>,
-    report: &'a mut dyn Report<G>,
-    /// The initiator's start positions (empty for a follower).
-    openings: Vec<G::Position>,
+    board: Box<dyn DxpBoard>,
+    report: &'a mut dyn Report,
     /// Games started so far (their numbers).
     played: usize,
     tally: Tally,
@@ -133,12 +133,12 @@ pub struct DxpSession<'a, G: Game> {
 
 /// The session's [`Listener`] on a connection: CHATs are shown, malformed messages reported
 /// and answered with a CHAT.
-struct Ears<'s, 'a, G: Game> {
-    session: &'s mut DxpSession<'a, G>,
+struct Ears<'s, 'a> {
+    session: &'s mut DxpSession<'a>,
     who: &'s str,
 }
 
-impl<G: Game> Listener for Ears<'_, '_, G> {
+impl Listener for Ears<'_, '_> {
     fn chat(&mut self, text: &str) {
         self.session.chat_from(self.who, text);
     }
@@ -148,20 +148,15 @@ impl<G: Game> Listener for Ears<'_, '_, G> {
     }
 }
 
-impl<'a, G: Game> DxpSession<'a, G> {
-    /// A session with its searcher, the initiator's start positions (at least one for an
-    /// initiator; empty for a follower) and where its lines and games go.
-    pub fn new(
-        settings: Settings,
-        searcher: Searcher<G>,
-        openings: Vec<G::Position>,
-        report: &'a mut dyn Report<G>,
-    ) -> Self {
+impl<'a> DxpSession<'a> {
+    /// A session with its game (made by [`board`] with the searcher and the initiator's start
+    /// positions: at least one for an initiator; none for a follower) and where its lines and
+    /// games go.
+    pub fn new(settings: Settings, board: Box<dyn DxpBoard>, report: &'a mut dyn Report) -> Self {
         DxpSession {
             settings,
-            searcher,
+            board,
             report,
-            openings,
             played: 0,
             tally: Tally::default(),
         }
@@ -230,15 +225,11 @@ impl<'a, G: Game> DxpSession<'a, G> {
     fn initiate(&mut self, conn: &mut Connection, requests: Requests) {
         let games = requests.games;
         for g in 0..games {
-            let start = self.openings[(g / 2) % self.openings.len()];
+            let opening = (g / 2) % self.board.openings();
             let ours = if g % 2 == 0 { Side::White } else { Side::Black };
-            let position = if start == G::start() && G::side_to_move(&start) == Side::White {
-                None
-            } else {
-                match position_to_dxp::<G>(&start) {
-                    Ok(p) => Some(p),
-                    Err(e) => return self.fault(&format!("cannot send the start position: {e}")),
-                }
+            let position = match self.board.request_position(opening) {
+                Ok(p) => p,
+                Err(e) => return self.fault(&format!("cannot send the start position: {e}")),
             };
             let request = GameReq {
                 version: VERSION,
@@ -255,7 +246,7 @@ impl<'a, G: Game> DxpSession<'a, G> {
                 continue;
             };
             let spec = GameSpec {
-                start,
+                start: Start::Opening(opening),
                 ours,
                 opponent: follower,
                 minutes: requests.minutes,
@@ -376,10 +367,10 @@ impl<'a, G: Game> DxpSession<'a, G> {
     }
 
     /// Answers a GAMEREQ: the game to play, or `None` after refusing it (and saying why).
-    fn accept(&mut self, conn: &mut Connection, req: &GameReq) -> Option<GameSpec<G>> {
+    fn accept(&mut self, conn: &mut Connection, req: &GameReq) -> Option<GameSpec> {
         let name = self.settings.name.clone();
-        let start = match acceptable::<G>(req) {
-            Ok(start) => start,
+        match acceptable(&mut *self.board, req) {
+            Ok(()) => {}
             Err((code, why)) => {
                 let who = if req.initiator.is_empty() {
                     "the initiator"
@@ -394,7 +385,7 @@ impl<'a, G: Game> DxpSession<'a, G> {
                 }));
                 return None;
             }
-        };
+        }
         let accepted = Message::GameAcc(GameAcc {
             follower: name,
             acceptance: Acceptance::Accepted,
@@ -404,7 +395,7 @@ impl<'a, G: Game> DxpSession<'a, G> {
             return None;
         }
         Some(GameSpec {
-            start,
+            start: Start::Accepted,
             ours: side(req.follower_colour),
             opponent: req.initiator.clone(),
             minutes: req.minutes,
@@ -414,23 +405,14 @@ impl<'a, G: Game> DxpSession<'a, G> {
     }
 }
 
-/// The start position of a GAMEREQ the follower can play, or the code and reason to refuse it.
-fn acceptable<G: Game>(req: &GameReq) -> Result<G::Position, (Acceptance, String)> {
+/// Keeps the start position of a GAMEREQ the follower can play in `board`, or gives the code
+/// and reason to refuse it.
+fn acceptable(board: &mut dyn DxpBoard, req: &GameReq) -> Result<(), (Acceptance, String)> {
     if req.version != VERSION {
         let why = format!("protocol version {:02}, not 01", req.version);
         return Err((Acceptance::WrongVersion, why));
     }
-    let start = match &req.position {
-        None => G::start(),
-        Some(p) => {
-            position_from_dxp::<G>(p).map_err(|e| (Acceptance::NotThisGame, e.to_string()))?
-        }
-    };
-    if let Some((_, why)) = rules_end(&GameRecord::<G>::new(start)) {
-        let why = format!("the game is already over in this position ({why})");
-        return Err((Acceptance::NotThisGame, why));
-    }
-    Ok(start)
+    board.accept(req.position.as_ref())
 }
 
 /// A malformed message in words.

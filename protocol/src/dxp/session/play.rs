@@ -3,14 +3,12 @@
 
 use std::time::{Duration, Instant};
 
-use polydam_engine::game::{Game, MoveStyle, Side};
-use polydam_engine::record::GameRecord;
-use polydam_engine::search::{Clock, Limits, SearchControl};
+use polydam_engine::game::Side;
+use polydam_engine::search::{Clock, Limits};
 
-use super::exchange::{await_move, end_game, rules_end, Confirmation, Decision};
+use super::exchange::{await_move, end_game, Confirmation, Decision};
 use super::{recv_text, After, DxpSession, Ears, GameSpec, PlayedGame};
 use crate::dxp::conn::{Connection, RecvError};
-use crate::dxp::game::{move_from_dxp, move_to_dxp};
 use crate::dxp::message::{DxpMove, EndReason, GameEnd, Message};
 
 /// Seconds per move when neither the GAMEREQ (0 minutes) nor the settings give a limit.
@@ -18,10 +16,8 @@ const DEFAULT_MOVETIME: f64 = 1.0;
 /// The longest wait for the GAMEEND that confirms the end of a game.
 const CONFIRM_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A game in progress.
-struct GameState<G: Game> {
-    record: GameRecord<G>,
-    pdn_moves: Vec<String>,
+/// A game in progress (the position and moves are the board's).
+struct GameState {
     /// Time each side used, by [`Side::index`] (the opponent's as we measure it).
     used: [Duration; 2],
     /// The game budget per player, if the GAMEREQ gave one.
@@ -58,30 +54,25 @@ impl Ending {
 /// The end of a game and what the connection is good for after it; `None` while it goes on.
 type Step = Option<(Ending, After)>;
 
-impl<G: Game> DxpSession<'_, G> {
+impl DxpSession<'_> {
     /// Plays one game, hands it to the report and says what the connection is good for.
-    pub(super) fn play(&mut self, conn: &mut Connection, spec: &GameSpec<G>) -> After {
+    pub(super) fn play(&mut self, conn: &mut Connection, spec: &GameSpec) -> After {
         self.played += 1;
         let number = self.played;
-        self.searcher.clear();
+        self.board.clear_search();
         let name = self.settings.name.clone();
         let (white, black) = match spec.ours {
             Side::White => (name.as_str(), spec.opponent.as_str()),
             Side::Black => (spec.opponent.as_str(), name.as_str()),
         };
+        let from = self.board.begin(spec.start);
         self.report.say(&format!(
             "game {number}: {white} - {black} ({} min, {} moves{})",
             spec.minutes,
             spec.moves,
-            if spec.start == G::start() {
-                String::new()
-            } else {
-                format!(", from {}", G::fen(&spec.start))
-            }
+            from.map_or(String::new(), |fen| format!(", from {fen}"))
         ));
         let mut game = GameState {
-            record: GameRecord::new(spec.start),
-            pdn_moves: Vec::new(),
             used: [Duration::ZERO; 2],
             budget: (spec.minutes > 0).then(|| Duration::from_secs(60 * u64::from(spec.minutes))),
             turn_started: Instant::now(),
@@ -101,8 +92,8 @@ impl<G: Game> DxpSession<'_, G> {
             peer: conn.peer(),
             white,
             black,
-            record: &game.record,
-            moves: &game.pdn_moves,
+            facts: self.board.facts(),
+            moves: self.board.pdn_moves(),
             decision: ending.decision,
             why: &ending.why,
         });
@@ -113,11 +104,11 @@ impl<G: Game> DxpSession<'_, G> {
     fn game_loop(
         &mut self,
         conn: &mut Connection,
-        spec: &GameSpec<G>,
-        game: &mut GameState<G>,
+        spec: &GameSpec,
+        game: &mut GameState,
     ) -> (Ending, After) {
         loop {
-            let ours = G::side_to_move(game.record.current()) == spec.ours;
+            let ours = self.board.side_to_move() == spec.ours;
             let step = if ours {
                 self.our_turn(conn, spec, game)
             } else {
@@ -130,20 +121,15 @@ impl<G: Game> DxpSession<'_, G> {
     }
 
     /// Our move: the game ends here by the rules or the move limit, or our move is sent.
-    fn our_turn(
-        &mut self,
-        conn: &mut Connection,
-        spec: &GameSpec<G>,
-        game: &mut GameState<G>,
-    ) -> Step {
-        if let Some((decision, why)) = rules_end(&game.record) {
+    fn our_turn(&mut self, conn: &mut Connection, spec: &GameSpec, game: &mut GameState) -> Step {
+        if let Some((decision, why)) = self.board.rules_end() {
             let after = self.end_game(conn, reason_for(decision, spec.ours), spec.stop_after);
             return Some((Ending::rules((decision, why)), after));
         }
         // The move limit: the side to move may end the game once each side has played the
         // GAMEREQ's number of moves.
         let limit = usize::from(spec.moves);
-        if limit > 0 && game.record.moves().len() >= 2 * limit {
+        if limit > 0 && self.board.plies() >= 2 * limit {
             let after = self.end_game(conn, EndReason::Unspecified, spec.stop_after);
             let why = format!("move limit of the game request ({limit} moves) reached");
             let ending = Ending {
@@ -153,21 +139,16 @@ impl<G: Game> DxpSession<'_, G> {
             };
             return Some((ending, after));
         }
-        let pos = *game.record.current();
         let limits = self.limits(spec, game, spec.ours);
-        let control = SearchControl::new();
-        let found = self
-            .searcher
-            .search(&game.record, &limits, &control, &mut |_| {});
-        let Some(mv) = found.best_move else {
+        if !self.board.search(&limits) {
             // The rules said the game goes on; a search without a move is a bug, but the game
             // still ends cleanly.
             let after = self.end_game(conn, EndReason::Unspecified, spec.stop_after);
             return Some((Ending::fault("the search found no move".into()), after));
-        };
+        }
         let spent = game.turn_started.elapsed();
         let seconds = spent.as_secs_f64().round().min(9999.0) as u16;
-        let message = match move_to_dxp::<G>(&pos, &mv, seconds) {
+        let message = match self.board.found_move(seconds) {
             Ok(m) => Message::Move(m),
             Err(e) => {
                 let after = self.end_game(conn, EndReason::Unspecified, spec.stop_after);
@@ -179,19 +160,13 @@ impl<G: Game> DxpSession<'_, G> {
             return Some((Ending::fault(why), After::Lost));
         }
         game.used[spec.ours.index()] += spent;
-        game.pdn_moves.push(G::move_text(&pos, &mv, MoveStyle::Pdn));
-        game.record.push(mv);
+        self.board.play_found();
         game.turn_started = Instant::now();
         None
     }
 
     /// The opponent's move, awaited for its clock as we measure it plus the timeout.
-    fn their_turn(
-        &mut self,
-        conn: &mut Connection,
-        spec: &GameSpec<G>,
-        game: &mut GameState<G>,
-    ) -> Step {
+    fn their_turn(&mut self, conn: &mut Connection, spec: &GameSpec, game: &mut GameState) -> Step {
         let mover = spec.ours.opponent();
         let waited_from = Instant::now();
         let left = game.budget.map_or(Duration::ZERO, |b| {
@@ -208,7 +183,7 @@ impl<G: Game> DxpSession<'_, G> {
         let stop = spec.stop_after;
         match message {
             Ok(Message::Move(m)) => self.their_move(conn, spec, game, &m),
-            Ok(Message::GameEnd(end)) => Some(self.their_end(conn, spec, game, end)),
+            Ok(Message::GameEnd(end)) => Some(self.their_end(conn, spec, end)),
             Ok(other) => {
                 let kind = other.kind().name();
                 let why = format!(
@@ -244,7 +219,7 @@ impl<G: Game> DxpSession<'_, G> {
                 let why = format!(
                     "{} (after {} plies); game saved unfinished",
                     recv_text(&e, timeout),
-                    game.record.moves().len()
+                    self.board.plies()
                 );
                 Some((Ending::fault(why), After::Lost))
             }
@@ -256,22 +231,19 @@ impl<G: Game> DxpSession<'_, G> {
     fn their_move(
         &mut self,
         conn: &mut Connection,
-        spec: &GameSpec<G>,
-        game: &mut GameState<G>,
+        spec: &GameSpec,
+        game: &mut GameState,
         m: &DxpMove,
     ) -> Step {
-        if let Some((decision, why)) = rules_end(&game.record) {
+        if let Some((decision, why)) = self.board.rules_end() {
             // Our move ended the game by Polydam's rules and the opponent played on: the game
             // ends where the rules ended it.
             let after = self.end_game(conn, reason_for(decision, spec.ours), spec.stop_after);
             let why = format!("{why}; the opponent played on with {m}");
             return Some((Ending::rules((decision, why)), after));
         }
-        let pos = *game.record.current();
-        match move_from_dxp::<G>(&pos, m) {
-            Ok(mv) => {
-                game.pdn_moves.push(G::move_text(&pos, &mv, MoveStyle::Pdn));
-                game.record.push(mv);
+        match self.board.play_dxp(m) {
+            Ok(()) => {
                 game.turn_started = Instant::now();
                 None
             }
@@ -289,8 +261,7 @@ impl<G: Game> DxpSession<'_, G> {
     fn their_end(
         &mut self,
         conn: &mut Connection,
-        spec: &GameSpec<G>,
-        game: &GameState<G>,
+        spec: &GameSpec,
         end: GameEnd,
     ) -> (Ending, After) {
         let confirm = GameEnd {
@@ -304,7 +275,7 @@ impl<G: Game> DxpSession<'_, G> {
         };
         let mover = spec.ours.opponent();
         let who = mover.name();
-        let ending = match (rules_end(&game.record), end.reason) {
+        let ending = match (self.board.rules_end(), end.reason) {
             (Some(over), _) => Ending::rules(over),
             (None, EndReason::Resigns) => {
                 Ending::rules((Decision::Win(mover.opponent()), format!("{who} resigns")))
@@ -326,15 +297,15 @@ impl<G: Game> DxpSession<'_, G> {
     }
 
     /// The search limits for our move: the settings' limits and the clock of the game budget.
-    fn limits(&self, spec: &GameSpec<G>, game: &GameState<G>, us: Side) -> Limits {
+    fn limits(&self, spec: &GameSpec, game: &GameState, us: Side) -> Limits {
         let mut limits = Limits {
             clock: None,
             ..self.settings.limits
         };
         if let Some(budget) = game.budget {
             // Our moves so far: half the plies, the odd one ours when we moved first.
-            let plies = game.record.moves().len();
-            let first = G::side_to_move(&spec.start) == us;
+            let plies = self.board.plies();
+            let first = self.board.first_mover() == us;
             let ours = if first { plies.div_ceil(2) } else { plies / 2 };
             let played = ours.min(usize::from(u16::MAX)) as u16;
             let moves_to_go = (spec.moves > played).then(|| u32::from(spec.moves - played));
