@@ -87,7 +87,15 @@ fn bad_engine_loses_every_game(mode: &str, games: usize, reason: &str) {
         out.contains(&format!("Polydam vs fake-{mode}: +{games} =0 -0")),
         "{out}"
     );
-    assert!(out.contains(&format!("forfeits: {games}\n")), "{out}");
+    let on_time = if mode == "silent" {
+        format!(" (on time: Polydam 0, fake-{mode} {games})")
+    } else {
+        String::new()
+    };
+    assert!(
+        out.contains(&format!("forfeits: {games}{on_time}\n")),
+        "{out}"
+    );
     for g in 1..=games {
         assert!(
             out.contains(&format!("game {g}: fake-{mode} loses: {reason}")),
@@ -168,7 +176,7 @@ fn round_robin_with_concurrency_completes() {
         assert!(out.contains(reason), "{reason}:\n{out}");
     }
     // Fake against fake: whoever has to move first loses, so every game is a forfeit.
-    assert!(out.contains("forfeits: 12\n"), "{out}");
+    assert!(out.contains("forfeits: 12 (on time: "), "{out}");
 }
 
 #[test]
@@ -501,7 +509,15 @@ fn losses_on_time_are_reported_apart_with_the_grace_given() {
         "{out}"
     );
     assert!(out.contains("time per game: Polydam "), "{out}");
-    let o = run(&["--engine", &polydam, "--engine", &polydam, "--grace", "-1"]);
+    let o = run(&[
+        "--engine",
+        &polydam,
+        "--engine",
+        &polydam,
+        "--time",
+        "1",
+        "--grace=-1",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("--grace must be"),
