@@ -37,6 +37,19 @@ pub enum EndReason {
     EndgameCounter,
 }
 
+impl EndReason {
+    /// The reason in words, for a player, when `side` is the side to move at the end.
+    pub fn describe(self, side: crate::game::Side) -> String {
+        match self {
+            EndReason::NoMoves => format!("{} has no legal move", side.name()),
+            EndReason::Decided => "decided by the position".to_string(),
+            EndReason::Repetition => "repetition".to_string(),
+            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
+            EndReason::EndgameCounter => "endgame move limit".to_string(),
+        }
+    }
+}
+
 /// The counters of the variant's draw rules in one position of a game: what the rules need to
 /// know of the moves that led there, besides the positions themselves (repetitions).
 ///

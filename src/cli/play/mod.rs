@@ -221,13 +221,7 @@ impl Table<'_> {
             Outcome::Loss => format!("{} wins", side.opponent().name()),
             Outcome::Draw => "draw".to_string(),
         };
-        let why = match reason {
-            EndReason::NoMoves => format!("{} has no legal move", side.name()),
-            EndReason::Decided => "decided by the position".to_string(),
-            EndReason::Repetition => "repetition".to_string(),
-            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
-            EndReason::EndgameCounter => "endgame move limit".to_string(),
-        };
+        let why = reason.describe(side);
         format!("game over: {result} ({why})")
     }
 

@@ -216,13 +216,7 @@ fn result_of(
         Outcome::Loss => Some(side.opponent()),
         Outcome::Draw => None,
     };
-    let why = match reason {
-        EndReason::NoMoves => format!("{} has no legal move", side.name()),
-        EndReason::Decided => "decided by the position".to_string(),
-        EndReason::Repetition => "repetition".to_string(),
-        EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
-        EndReason::EndgameCounter => "endgame move limit".to_string(),
-    };
+    let why = reason.describe(side);
     let text = match winner {
         Some(s) => format!("{} wins", s.name()),
         None => "draw".to_string(),
