@@ -87,8 +87,16 @@ pub trait TableProbe<G: Game>: Send + Sync {
     /// The distance to conversion of a won or lost position without a capture, if stored.
     fn dtc(&self, pos: &G::Position) -> Option<u8>;
 
-    /// Slices that are missing or damaged, one message each.
+    /// Slices that are missing or damaged, one message each (the missing ones in a single
+    /// message, last).
     fn problems(&self) -> &[String];
+
+    /// The [`problems`](TableProbe::problems) of slices that are there but cannot be used
+    /// (damaged, unreadable), without the message on missing slices.
+    fn damaged(&self) -> &[String];
+
+    /// Slices loaded (0: none of the set is there).
+    fn loaded(&self) -> usize;
 
     /// One line: slices loaded, memory, pieces.
     fn summary(&self) -> String;
@@ -153,6 +161,8 @@ pub struct TableSet<G: TableGame> {
     max_pieces: u32,
     slices: Vec<Option<Slice>>,
     problems: Vec<String>,
+    /// Whether the last of `problems` is the message on missing slices.
+    missing_noted: bool,
     loaded: usize,
     bytes: u64,
     _game: std::marker::PhantomData<G>,
@@ -177,6 +187,7 @@ impl<G: TableGame> TableSet<G> {
             max_pieces,
             slices: (0..Material::IDS).map(|_| None).collect(),
             problems: Vec::new(),
+            missing_noted: false,
             loaded: 0,
             bytes: 0,
             _game: std::marker::PhantomData,
@@ -218,6 +229,7 @@ impl<G: TableGame> TableSet<G> {
                     ""
                 }
             ));
+            set.missing_noted = true;
         }
         Ok(set)
     }
@@ -484,6 +496,15 @@ impl<G: TableGame> TableProbe<G> for TableSet<G> {
 
     fn problems(&self) -> &[String] {
         &self.problems
+    }
+
+    fn damaged(&self) -> &[String] {
+        let kept = self.problems.len() - usize::from(self.missing_noted);
+        &self.problems[..kept]
+    }
+
+    fn loaded(&self) -> usize {
+        self.loaded
     }
 
     fn summary(&self) -> String {
