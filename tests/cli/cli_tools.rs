@@ -1,10 +1,10 @@
 //! The command-line tools: output format, and bad input answered on stderr with exit status 2
 //! (never a panic).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn polydam(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polydam"))
+    crate::common::polydam()
         .args(args)
         // The test hook that stands for the machine's available memory (100 MiB: tables of up
         // to 87 MiB), so that refusals are tested without asking for gigabytes.

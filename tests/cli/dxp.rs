@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -46,7 +46,7 @@ struct Dxp {
 
 impl Dxp {
     fn start(args: &[&str]) -> Dxp {
-        let mut child = Command::new(bin())
+        let mut child = crate::common::polydam()
             .arg("dxp")
             .args(args)
             .stdin(Stdio::null())
@@ -587,7 +587,7 @@ fn polydam_hub() -> String {
 
 /// Runs `polydam match` to the end; returns stdout and stderr.
 fn run_match(args: &[&str]) -> (String, String) {
-    let o = Command::new(bin())
+    let o = crate::common::polydam()
         .arg("match")
         .args(args)
         .output()
@@ -750,7 +750,7 @@ fn a_misbehaving_dxp_engine_forfeits_every_game() {
 
 #[test]
 fn dxp_refuses_8x8_variants_and_bad_options() {
-    let o = Command::new(bin())
+    let o = crate::common::polydam()
         .args(["dxp", "--listen", "0", "-v", "russian"])
         .output()
         .expect("runs");
@@ -760,7 +760,7 @@ fn dxp_refuses_8x8_variants_and_bad_options() {
         err.contains("russian is not played on the 50 squares DXP numbers"),
         "{err}"
     );
-    let o = Command::new(bin())
+    let o = crate::common::polydam()
         .args(["dxp", "--listen", "0", "--games", "3"])
         .output()
         .expect("runs");

@@ -3,12 +3,12 @@
 //! without them.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::common::Engine;
 
 fn polydam(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polydam"))
+    crate::common::polydam()
         .args(args)
         .output()
         .expect("polydam runs")

@@ -4,7 +4,7 @@
 //! the match must go on to its last game.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn polydam_engine() -> String {
     format!("\"{}\" hub", env!("CARGO_BIN_EXE_polydam"))
@@ -21,7 +21,7 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polydam"))
+    crate::common::polydam()
         .arg("match")
         .args(args)
         .output()

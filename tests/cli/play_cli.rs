@@ -3,12 +3,12 @@
 //! answers fast and reproducible).
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Runs `polydam play --variant V --engine-side black --depth 2 --ascii` with `input` on
 /// stdin; returns stdout after checking the exit status and that nothing panicked.
 fn play(variant: &str, extra: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polydam"))
+    let mut child = crate::common::polydam()
         .args(["play", "--variant", variant, "--engine-side", "black"])
         .args(["--depth", "2", "--ascii"])
         .args(extra)
@@ -196,7 +196,7 @@ fn hex_seesaw_game_against_the_engine() {
 
 #[test]
 fn engine_playing_white_moves_first() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_polydam"))
+    let mut child = crate::common::polydam()
         .args([
             "play",
             "--variant",
@@ -231,14 +231,14 @@ fn engine_playing_white_moves_first() {
 
 #[test]
 fn bad_options_fail_cleanly() {
-    let o = Command::new(env!("CARGO_BIN_EXE_polydam"))
+    let o = crate::common::polydam()
         .args(["play", "--variant", "nonesuch"])
         .stdin(Stdio::null())
         .output()
         .expect("polydam runs");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown variant"));
-    let o = Command::new(env!("CARGO_BIN_EXE_polydam"))
+    let o = crate::common::polydam()
         .args(["play", "--variant", "turkish", "--movetime", "-1"])
         .stdin(Stdio::null())
         .output()

@@ -2,10 +2,10 @@
 //! lowers the loss, and bad input is refused with a clear message (exit status 2).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn polydam(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_polydam"))
+    crate::common::polydam()
         .args(args)
         .output()
         .expect("polydam runs")

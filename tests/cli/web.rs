@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -29,7 +29,7 @@ impl Server {
 
     /// The server with these environment variables set.
     fn start_with_env(extra: &[&str], vars: &[(&str, &str)]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_polydam"))
+        let mut child = crate::common::polydam()
             .args(["serve", "--port", "0"])
             .args(extra)
             .envs(vars.iter().copied())
@@ -509,7 +509,7 @@ fn serve_serves_the_page_and_refuses_other_sites() {
 fn serve_refuses_a_port_in_use() {
     let server = Server::start(&[]);
     let port = server.addr.rsplit(':').next().unwrap_or("0");
-    let out = Command::new(env!("CARGO_BIN_EXE_polydam"))
+    let out = crate::common::polydam()
         .args(["serve", "--port", port])
         .output()
         .expect("runs");

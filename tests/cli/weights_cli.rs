@@ -2,12 +2,12 @@
 //! which it reads when absent) and the Hub `weights` parameter. A bad source is an error that
 //! says what is wrong, and the weights in use stay.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::common::Engine;
 
 fn polydam(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_polydam"));
+    let mut cmd = crate::common::polydam();
     cmd.args(args).env_remove("POLYDAM_WEIGHTS");
     for (k, v) in env {
         cmd.env(k, v);
