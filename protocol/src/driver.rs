@@ -11,7 +11,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use polydam_engine::egtb::{EgtbError, TableProbe};
+use polydam_engine::egtb::TableProbe;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
 use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
@@ -20,6 +20,7 @@ use polydam_engine::search::{
 use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
 
 use crate::command::{PosCommand, PositionSpec};
+use crate::egtb::TablesDir;
 use crate::io::{InputLine, Output};
 use crate::lexer::excerpt;
 use crate::numbering::Translator;
@@ -100,10 +101,11 @@ pub trait Engine: Send {
     fn set_threads(&mut self, threads: usize);
 
     /// Loads the endgame tables of up to `max_pieces` pieces from `dir` (one subdirectory per
-    /// variant), or drops them (`None`). Returns the problems met (the directory or a slice
-    /// missing or damaged, a variant without tables), one message each; the engine plays on
-    /// with whatever could be loaded.
-    fn set_tables(&mut self, dir: Option<&std::path::Path>, max_pieces: u32) -> Vec<String>;
+    /// variant), or drops them. Returns the problems to answer with `error` lines (those of a
+    /// directory the user chose: it or a slice missing or damaged, a variant without tables),
+    /// one message each; the engine plays on with whatever could be loaded. The default
+    /// directory's notes go to stderr (see [`crate::egtb::open`]).
+    fn set_tables(&mut self, dir: &TablesDir, max_pieces: u32) -> Vec<String>;
 
     /// The current position as a card-numbered Hub string (for tests and debugging).
     fn position_text(&self) -> String;
@@ -260,21 +262,6 @@ fn bad_move(n: usize, text: &str, e: MoveError, tr: &Translator) -> PositionFail
     PositionFailure {
         message,
         changed: true,
-    }
-}
-
-/// The notes on the endgame tables opened for `variant` (given by their problems): each
-/// problem, or why the engine plays without.
-fn table_notes(opened: Result<Option<&[String]>, &EgtbError>, variant: &str) -> Vec<String> {
-    match opened {
-        Ok(Some(problems)) => problems
-            .iter()
-            .map(|p| format!("endgame tables: {p}"))
-            .collect(),
-        Ok(None) => vec![format!(
-            "endgame tables: none for variant {variant} (the engine plays without)"
-        )],
-        Err(e) => vec![format!("endgame tables: {e} (the engine plays without)")],
     }
 }
 
@@ -482,16 +469,8 @@ impl<G: Game> Engine for GameEngine<G> {
         G::hub_position(self.record.current())
     }
 
-    fn set_tables(&mut self, dir: Option<&std::path::Path>, max_pieces: u32) -> Vec<String> {
-        let opened = dir.map(|dir| polydam_engine::variants::open_tables::<G>(dir, max_pieces));
-        let notes = match &opened {
-            None => Vec::new(),
-            Some(o) => table_notes(
-                o.as_ref().map(|t| t.as_ref().map(|t| t.problems())),
-                G::NAME,
-            ),
-        };
-        let tables = opened.and_then(|o| o.ok().flatten());
+    fn set_tables(&mut self, dir: &TablesDir, max_pieces: u32) -> Vec<String> {
+        let (tables, notes) = crate::egtb::open::<G>(dir, max_pieces);
         self.tables = tables.clone();
         if let Ok(s) = self.searcher() {
             s.set_tables(tables);

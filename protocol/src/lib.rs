@@ -8,6 +8,7 @@
 pub mod command;
 pub mod driver;
 pub mod dxp;
+pub mod egtb;
 pub mod io;
 pub mod lexer;
 pub mod numbering;

@@ -1,11 +1,13 @@
 //! The engine parameters declared in answer to `hub` and changed with `set-param`.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use polydam_engine::learn::source::{current_source, WeightsError, WeightsSource};
 use polydam_engine::search::{max_hash_mib, HashError};
 use polydam_engine::variants::{lookup, names, set_weights};
 
+use crate::egtb::{default_egtb_dir, TablesDir};
 use crate::lexer::excerpt;
 use crate::numbering::Numbering;
 use crate::reply::{ParamDecl, ParamKind};
@@ -49,8 +51,12 @@ pub struct Params {
     /// latency on the client's side.
     pub move_overhead_ms: u64,
     /// `egtb-dir`: the directory of the endgame tables (one subdirectory per variant, as
-    /// `polydam egtb build` writes them); empty for none.
-    pub egtb_dir: String,
+    /// `polydam egtb build` writes them); empty for none; `None` while never set, which means
+    /// `default_egtb_dir`.
+    pub egtb_dir: Option<String>,
+    /// The default directory of the endgame tables ([`default_egtb_dir`], read when the
+    /// parameters are created); `None` when the environment gives none.
+    pub default_egtb_dir: Option<PathBuf>,
     /// `bb-size`: the most pieces of the tables loaded (Scan's name); 0 turns them off.
     pub bb_size: u32,
     /// `weights`: the learned weights in use: `shipped`, `none` or weights files (see
@@ -67,7 +73,8 @@ impl Default for Params {
             hash_mib: 64,
             ponder: false,
             move_overhead_ms: 10,
-            egtb_dir: String::new(),
+            egtb_dir: None,
+            default_egtb_dir: default_egtb_dir(),
             bb_size: 6,
             weights: current_source().describe(),
         }
@@ -122,6 +129,28 @@ impl Params {
         Duration::from_millis(self.move_overhead_ms)
     }
 
+    /// Where the endgame tables are looked for: `egtb-dir`, or the default directory while it
+    /// was never set; nowhere with `bb-size` 0.
+    pub fn tables_dir(&self) -> TablesDir {
+        if self.bb_size == 0 {
+            return TablesDir::Off;
+        }
+        TablesDir::choose(
+            self.egtb_dir.as_deref().map(Path::new),
+            self.default_egtb_dir.clone(),
+        )
+    }
+
+    /// `egtb-dir` as declared: its value, else the default directory (empty when there is
+    /// none).
+    fn egtb_dir_shown(&self) -> String {
+        match (&self.egtb_dir, &self.default_egtb_dir) {
+            (Some(dir), _) => dir.clone(),
+            (None, Some(default)) => default.display().to_string(),
+            (None, None) => String::new(),
+        }
+    }
+
     /// The `param` lines, in the order they are sent. `variant` comes first, with `name=`
     /// before `values=` (pydraughts reads the variants only in that order).
     pub fn declarations(&self) -> Vec<ParamDecl> {
@@ -171,7 +200,7 @@ impl Params {
             },
             ParamDecl {
                 name: "egtb-dir".into(),
-                default: self.egtb_dir.clone(),
+                default: self.egtb_dir_shown(),
                 kind: ParamKind::String,
             },
             ParamDecl {
@@ -241,7 +270,7 @@ impl Params {
                 Ok(Changed::MoveOverhead)
             }
             "egtb-dir" => {
-                self.egtb_dir = value.trim().to_string();
+                self.egtb_dir = Some(value.trim().to_string());
                 Ok(Changed::Tables)
             }
             "bb-size" => {

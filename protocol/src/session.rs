@@ -381,16 +381,12 @@ pub fn search_limits(level: &LevelCommand, mode: GoMode, overhead: Duration) -> 
     limits
 }
 
-/// Gives `engine` the endgame tables that `params` ask for (`egtb-dir`, `bb-size`), or none;
-/// returns the problems to report (a directory or table missing or damaged), the engine
-/// playing on with whatever could be loaded.
+/// Gives `engine` the endgame tables that `params` ask for (`egtb-dir`, the default directory
+/// when it was never set, `bb-size`), or none; returns the problems to answer with `error`
+/// lines (a chosen directory or table missing or damaged), the engine playing on with whatever
+/// could be loaded.
 fn load_tables(params: &Params, engine: &mut dyn Engine) -> Vec<String> {
-    let dir = params.egtb_dir.trim();
-    if dir.is_empty() || params.bb_size == 0 {
-        engine.set_tables(None, 0)
-    } else {
-        engine.set_tables(Some(std::path::Path::new(dir)), params.bb_size)
-    }
+    engine.set_tables(&params.tables_dir(), params.bb_size)
 }
 
 #[cfg(test)]
