@@ -4,7 +4,6 @@ use std::io::Write;
 use std::time::Duration;
 
 use polydam_engine::egtb::probe::RootTable;
-use polydam_engine::egtb::EgtbError;
 use polydam_engine::game::{Game, MoveStyle};
 use polydam_engine::search::{
     pv_text, Depth, Limits, Ply, Score, SearchControl, SearchInfo, SearchResult, Searcher,
@@ -12,6 +11,7 @@ use polydam_engine::search::{
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::setup::PositionArgs;
+use super::tables::TablesArgs;
 use super::CliError;
 
 /// Options of `polydam analyse`.
@@ -35,12 +35,9 @@ pub struct AnalyseOptions {
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
     pub hash_mib: usize,
-    /// Directory of endgame tables to probe (see `polydam egtb build`).
-    #[arg(long)]
-    pub egtb_dir: Option<std::path::PathBuf>,
-    /// Most pieces of the endgame tables loaded (Scan's bb-size).
-    #[arg(long, default_value_t = 6)]
-    pub bb_size: u32,
+    /// The endgame tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 /// Depth searched when no limit is given.
@@ -60,12 +57,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         let root = *record.current();
         let limits = analysis_limits(o);
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
-        if let Some(dir) = &o.egtb_dir {
-            let tables = polydam_engine::variants::open_tables::<G>(dir, o.bb_size);
-            let problems = tables.as_ref().map(|t| t.as_ref().map(|t| t.problems()));
-            warn_tables(problems, G::NAME);
-            searcher.set_tables(tables.ok().flatten());
-        }
+        searcher.set_tables(o.tables.open::<G>());
         let control = SearchControl::new();
         let mut lines = Lines {
             out: &mut *self.out,
@@ -106,22 +98,6 @@ fn analysis_limits(o: &AnalyseOptions) -> Limits {
         limits.depth = Some(polydam_engine::search::Depth(DEFAULT_DEPTH));
     }
     limits
-}
-
-/// Warns on stderr of each problem of the tables opened for `variant` (given by their
-/// problems), or that there are none to be had.
-fn warn_tables(opened: Result<Option<&[String]>, &EgtbError>, variant: &str) {
-    match opened {
-        Ok(Some(problems)) => {
-            for p in problems {
-                eprintln!("polydam: warning: endgame tables: {p}");
-            }
-        }
-        Ok(None) => {
-            eprintln!("polydam: warning: no endgame tables for {variant}; searching without")
-        }
-        Err(e) => eprintln!("polydam: warning: endgame tables: {e}; searching without"),
-    }
 }
 
 /// What the printed lines take from an iteration or from the result, the moves aside.

@@ -29,6 +29,7 @@ use polydam_protocol::dxp::session::{
     board, Decision, DxpBoard, DxpSession, PlayedGame, Report, Requests, Settings, Tally,
 };
 
+use super::tables::TablesArgs;
 use super::CliError;
 use crate::openings::read_book;
 use crate::pdn::{self, PdnGame, PdnResult};
@@ -86,6 +87,9 @@ pub struct DxpOptions {
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "HASH", default_value_t = 64)]
     pub hash_mib: usize,
+    /// The endgame tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
     /// Seconds the opponent may take beyond its clock (or per answer when there is no clock)
     /// before the game is ended.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
@@ -117,6 +121,7 @@ impl Default for DxpOptions {
             nodes: None,
             threads: 1,
             hash_mib: 64,
+            tables: TablesArgs::default(),
             timeout: 60.0,
             pdn: "polydam-dxp.pdn".into(),
             connections: None,
@@ -259,7 +264,8 @@ impl GameVisitor for DxpJob<'_> {
             .append(true)
             .open(&o.pdn)
             .map_err(|e| CliError(format!("cannot open {}: {e}", o.pdn.display())))?;
-        let searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
+        let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
+        searcher.set_tables(o.tables.open::<G>());
         play_session(o, self.out, pdn, board::<G>(searcher, openings))
     }
 }

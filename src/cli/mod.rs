@@ -12,6 +12,7 @@ pub mod play;
 pub mod selfplay;
 pub mod serve;
 pub mod setup;
+pub mod tables;
 pub mod train;
 
 use std::fmt;

@@ -9,8 +9,10 @@ use polydam_engine::egtb::{slices, Material, TableGame, TableProbe, TableSet, Ta
 use polydam_engine::game::{Duplicates, MoveStyle};
 use polydam_engine::text::excerpt;
 use polydam_engine::variants::dispatch_tables;
+use polydam_protocol::egtb::{default_egtb_dir, DATA_DIR_ENV, NO_DATA_DIR};
 
 use super::setup::PositionArgs;
+use super::tables::dir_help;
 use super::CliError;
 use crate::forge::egtb::build::build;
 use crate::forge::egtb::job::{BuildEvent, BuildOptions, Checkpoints};
@@ -48,9 +50,9 @@ pub struct SuiteArgs {
     /// Variants (repeat the option for several).
     #[arg(long, short = 'v', required = true)]
     pub variant: Vec<String>,
-    /// Directory of the tables.
-    #[arg(long, default_value = "egtb")]
-    pub dir: PathBuf,
+    /// Directory of the tables (one subdirectory per variant).
+    #[arg(long, value_name = "DIR", help = dir_help("Directory of the tables (one subdirectory per variant)"))]
+    pub dir: Option<PathBuf>,
     /// Most pieces of the tables loaded (the positions have at most this many).
     #[arg(long, short = 'p', default_value_t = 5)]
     pub pieces: u32,
@@ -88,9 +90,9 @@ pub struct BenchArgs {
     /// Variant name.
     #[arg(long, short = 'v')]
     pub variant: String,
-    /// Directory of the tables.
-    #[arg(long, default_value = "egtb")]
-    pub dir: PathBuf,
+    /// Directory of the tables (one subdirectory per variant).
+    #[arg(long, value_name = "DIR", help = dir_help("Directory of the tables (one subdirectory per variant)"))]
+    pub dir: Option<PathBuf>,
     /// Most pieces of the tables loaded.
     #[arg(long, short = 'p', default_value_t = 5)]
     pub pieces: u32,
@@ -111,9 +113,9 @@ pub struct BuildArgs {
     /// Most pieces on the board (2 to 7).
     #[arg(long, short = 'p')]
     pub pieces: u32,
-    /// Directory of the tables (one subdirectory per variant).
-    #[arg(long, default_value = "egtb")]
-    pub dir: PathBuf,
+    /// Directory of the tables (one subdirectory per variant), created if needed.
+    #[arg(long, value_name = "DIR", help = dir_help("Directory of the tables (one subdirectory per variant), created if needed"))]
+    pub dir: Option<PathBuf>,
     /// Worker threads (default: every core).
     #[arg(long, short = 't')]
     pub threads: Option<usize>,
@@ -140,9 +142,9 @@ pub struct ProbeArgs {
     /// The variant and the position.
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Directory of the tables.
-    #[arg(long, default_value = "egtb")]
-    pub dir: PathBuf,
+    /// Directory of the tables (one subdirectory per variant).
+    #[arg(long, value_name = "DIR", help = dir_help("Directory of the tables (one subdirectory per variant)"))]
+    pub dir: Option<PathBuf>,
     /// Most pieces of the tables to load (default: the position's pieces, so that only the
     /// slices it can lead to are loaded and reported missing).
     #[arg(long, short = 'p')]
@@ -158,9 +160,9 @@ pub struct VerifyArgs {
     /// Most pieces to verify.
     #[arg(long, short = 'p')]
     pub pieces: u32,
-    /// Directory of the tables.
-    #[arg(long, default_value = "egtb")]
-    pub dir: PathBuf,
+    /// Directory of the tables (one subdirectory per variant).
+    #[arg(long, value_name = "DIR", help = dir_help("Directory of the tables (one subdirectory per variant)"))]
+    pub dir: Option<PathBuf>,
     /// Worker threads (default: every core).
     #[arg(long, short = 't')]
     pub threads: Option<usize>,
@@ -175,6 +177,15 @@ pub struct VerifyArgs {
     /// taken from it).
     #[arg(long)]
     pub again: bool,
+}
+
+/// The directory of the tables: `given` (`--dir`), else the default one.
+fn tables_dir(given: &Option<PathBuf>) -> Result<PathBuf, CliError> {
+    match given {
+        Some(dir) => Ok(dir.clone()),
+        None => default_egtb_dir()
+            .ok_or_else(|| CliError(format!("{NO_DATA_DIR}: set {DATA_DIR_ENV} or give --dir"))),
+    }
 }
 
 fn check_pieces(pieces: u32) -> Result<(), CliError> {
@@ -216,6 +227,8 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
 
 struct BuildJob<'a, W: Write> {
     args: &'a BuildArgs,
+    /// The tables' directory (`--dir` or the default).
+    dir: PathBuf,
     out: &'a mut W,
 }
 
@@ -224,6 +237,7 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
 
     fn visit<G: TableGame>(self) -> Self::Output {
         let a = self.args;
+        let dir = &self.dir;
         let started = Instant::now();
         let bars = Bars::new(a.quiet);
         let pool = pool(a.threads)?;
@@ -233,7 +247,7 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
             let current = Mutex::new(String::new());
             let on_event = |e: BuildEvent<'_>| build_event(&e, tx, &current, &bars);
             let opts = BuildOptions {
-                dir: a.dir.clone(),
+                dir: dir.clone(),
                 pieces: a.pieces,
                 dtc: !a.no_dtc,
                 only: only.clone(),
@@ -269,6 +283,8 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
 
 struct ProbeJob<'a, W: Write> {
     args: &'a ProbeArgs,
+    /// The tables' directory (`--dir` or the default).
+    dir: PathBuf,
     out: &'a mut W,
 }
 
@@ -277,6 +293,7 @@ impl<W: Write> TableVisitor for ProbeJob<'_, W> {
 
     fn visit<G: TableGame>(self) -> Self::Output {
         let a = self.args;
+        let dir = &self.dir;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let record = a.position.record::<G>()?;
         let pos = *record.current();
@@ -287,14 +304,14 @@ impl<W: Write> TableVisitor for ProbeJob<'_, W> {
                 "the position has {pieces} pieces; the tables loaded go to {load}"
             )));
         }
-        let tables = TableSet::<G>::open(&a.dir, load).map_err(|e| CliError(e.to_string()))?;
+        let tables = TableSet::<G>::open(dir, load).map_err(|e| CliError(e.to_string()))?;
         for p in tables.problems() {
             eprintln!("polydam: warning: {p}");
         }
         let Some(value) = tables.value(&pos) else {
             return Err(CliError(format!(
                 "the tables in {} do not cover this position (a slice is missing)",
-                a.dir.display()
+                dir.display()
             )));
         };
         let dtc = tables.dtc(&pos);
@@ -344,6 +361,8 @@ impl<W: Write> TableVisitor for ProbeJob<'_, W> {
 
 struct VerifyJob<'a, W: Write> {
     args: &'a VerifyArgs,
+    /// The tables' directory (`--dir` or the default).
+    dir: PathBuf,
     out: &'a mut W,
 }
 
@@ -352,6 +371,7 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
 
     fn visit<G: TableGame>(self) -> Self::Output {
         let a = self.args;
+        let dir = &self.dir;
         let started = Instant::now();
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let bars = Bars::new(a.quiet);
@@ -372,7 +392,7 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
                 }
                 bars.event("verify", &e);
             };
-            pool.install(|| verify::<G>(&a.dir, a.pieces, &only, a.again, &on_event))
+            pool.install(|| verify::<G>(dir, a.pieces, &only, a.again, &on_event))
         });
         bars.clear();
         let report = report?.map_err(|e| CliError(e.to_string()))?;
@@ -429,6 +449,8 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
 
 struct SuiteJob<'a, W: Write> {
     args: &'a SuiteArgs,
+    /// The tables' directory (`--dir` or the default).
+    dir: PathBuf,
     out: &'a mut W,
     /// Won positions converted and played, draws held and played.
     totals: &'a mut [usize; 4],
@@ -439,8 +461,9 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
 
     fn visit<G: TableGame>(self) -> Self::Output {
         let a = self.args;
+        let dir = &self.dir;
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
-        let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        let set = TableSet::<G>::open(dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
         for p in set.problems() {
             eprintln!("polydam: warning: {p}");
         }
@@ -448,7 +471,7 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
         // The tables the engine plays with: the same, or fewer pieces of them.
         let playing: Arc<dyn TableProbe<G>> = match a.play_pieces {
             Some(n) if n < a.pieces => {
-                Arc::new(TableSet::<G>::open(&a.dir, n).map_err(|e| CliError(e.to_string()))?)
+                Arc::new(TableSet::<G>::open(dir, n).map_err(|e| CliError(e.to_string()))?)
             }
             _ => Arc::clone(&tables),
         };
@@ -524,6 +547,8 @@ impl<W: Write> TableVisitor for SuiteJob<'_, W> {
 
 struct BenchJob<'a, W: Write> {
     args: &'a BenchArgs,
+    /// The tables' directory (`--dir` or the default).
+    dir: PathBuf,
     out: &'a mut W,
 }
 
@@ -532,8 +557,9 @@ impl<W: Write> TableVisitor for BenchJob<'_, W> {
 
     fn visit<G: TableGame>(self) -> Self::Output {
         let a = self.args;
+        let dir = &self.dir;
         let loading = Instant::now();
-        let set = TableSet::<G>::open(&a.dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
+        let set = TableSet::<G>::open(dir, a.pieces).map_err(|e| CliError(e.to_string()))?;
         let load_s = loading.elapsed().as_secs_f64();
         for p in set.problems() {
             eprintln!("polydam: warning: {p}");
@@ -566,14 +592,36 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
     match cmd {
         EgtbCommand::Build(a) => {
             check_pieces(a.pieces)?;
-            dispatch_tables(&a.variant, BuildJob { args: a, out }).map_err(e)?
+            dispatch_tables(
+                &a.variant,
+                BuildJob {
+                    args: a,
+                    dir: tables_dir(&a.dir)?,
+                    out,
+                },
+            )
+            .map_err(e)?
         }
-        EgtbCommand::Probe(a) => {
-            dispatch_tables(&a.position.variant, ProbeJob { args: a, out }).map_err(e)?
-        }
+        EgtbCommand::Probe(a) => dispatch_tables(
+            &a.position.variant,
+            ProbeJob {
+                args: a,
+                dir: tables_dir(&a.dir)?,
+                out,
+            },
+        )
+        .map_err(e)?,
         EgtbCommand::Verify(a) => {
             check_pieces(a.pieces)?;
-            dispatch_tables(&a.variant, VerifyJob { args: a, out }).map_err(e)?
+            dispatch_tables(
+                &a.variant,
+                VerifyJob {
+                    args: a,
+                    dir: tables_dir(&a.dir)?,
+                    out,
+                },
+            )
+            .map_err(e)?
         }
         EgtbCommand::Suite(a) => {
             check_pieces(a.pieces)?;
@@ -588,6 +636,7 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
                     v,
                     SuiteJob {
                         args: a,
+                        dir: tables_dir(&a.dir)?,
                         out,
                         totals: &mut totals,
                     },
@@ -603,7 +652,15 @@ pub fn run_egtb(cmd: &EgtbCommand, mut out: &mut dyn Write) -> Result<(), CliErr
         }
         EgtbCommand::Bench(a) => {
             check_pieces(a.pieces)?;
-            dispatch_tables(&a.variant, BenchJob { args: a, out }).map_err(e)?
+            dispatch_tables(
+                &a.variant,
+                BenchJob {
+                    args: a,
+                    dir: tables_dir(&a.dir)?,
+                    out,
+                },
+            )
+            .map_err(e)?
         }
     }
 }

@@ -17,6 +17,7 @@ use polydam_engine::search::{Depth, Limits, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::setup::PositionArgs;
+use super::tables::TablesArgs;
 use super::CliError;
 use board::{board, PlayBoard};
 use render::Style;
@@ -72,6 +73,9 @@ pub struct PlayOptions {
     /// Transposition table size in MiB.
     #[arg(long = "hash", value_name = "HASH", default_value_t = 16)]
     pub hash_mib: usize,
+    /// The endgame tables.
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 impl Default for PlayOptions {
@@ -84,6 +88,7 @@ impl Default for PlayOptions {
             ascii: false,
             color: false,
             hash_mib: 16,
+            tables: TablesArgs::default(),
         }
     }
 }
@@ -356,13 +361,15 @@ impl GameVisitor for PlayJob<'_> {
             let s = o.movetime.unwrap_or(DEFAULT_MOVETIME);
             limits.move_time = Some(Duration::from_secs_f64(s.min(1e6)));
         }
+        let mut searcher = Searcher::<G>::try_new(o.hash_mib, 1)?;
+        searcher.set_tables(o.tables.open::<G>());
         let mut game = Table {
             opts: o,
             style: Style {
                 ascii: o.ascii,
                 color: o.color,
             },
-            board: board(initial, Searcher::<G>::try_new(o.hash_mib, 1)?),
+            board: board(initial, searcher),
             limits,
         };
         game.run(self.input, self.out)
@@ -408,6 +415,7 @@ mod tests {
             engine_side,
             depth: Some(1),
             ascii: true,
+            tables: TablesArgs::off(),
             ..PlayOptions::default()
         }
     }

@@ -22,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use super::tables::TablesArgs;
 use super::CliError;
 
 /// The port when none is given.
@@ -52,6 +53,9 @@ pub struct ServeOptions {
     /// Most connections (pages) served at once; more are refused with an error.
     #[arg(long, default_value_t = DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
+    /// The endgame tables of every game served (each variant's loaded at its first game).
+    #[command(flatten)]
+    pub tables: TablesArgs,
 }
 
 #[derive(Clone)]
@@ -186,6 +190,7 @@ pub fn run_serve(opts: &ServeOptions, out: &mut dyn Write) -> Result<(), CliErro
     if opts.max_connections == 0 {
         return Err(CliError("--max-connections must be at least 1".into()));
     }
+    session::use_tables(opts.tables.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -5,9 +5,11 @@
 //! call on the monomorphised [`GameTable`]. Moves cross the trait as text (the variant's
 //! notation) or as the cells the page clicked ([`Game::move_path`]).
 
-use std::sync::{Arc, Mutex};
+use std::any::Any;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use polydam_engine::egtb::TableProbe;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{
@@ -18,6 +20,7 @@ use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
 
 use super::api::{self, CellOut, LegalMove, PieceOut, ResultOut, StateOut, VariantOut};
+use crate::cli::tables::TablesArgs;
 use crate::pdn::{self, PdnGame, PdnResult};
 
 /// Transposition table of each connection's engine, in MiB (eight connections: 256 MiB).
@@ -115,6 +118,35 @@ pub trait Table: Send {
     ) -> Result<RunningSearch, String>;
 }
 
+/// The endgame tables the server's games use ([`use_tables`]); none until it is called.
+static TABLES: OnceLock<TablesArgs> = OnceLock::new();
+
+/// The tables opened so far, one entry per variant (an `Option<Arc<dyn TableProbe<G>>>`
+/// each): a variant's tables are loaded at its first game, not at every game.
+type Opened = Vec<(&'static str, Box<dyn Any + Send>)>;
+static OPENED: Mutex<Opened> = Mutex::new(Vec::new());
+
+/// Makes every later game use the endgame tables `args` name.
+pub fn use_tables(args: TablesArgs) {
+    // Set once per process: `run_serve` runs once.
+    let _ = TABLES.set(args);
+}
+
+/// The endgame tables of `G`, loaded the first time they are asked for.
+fn tables<G: Game>() -> Option<Arc<dyn TableProbe<G>>> {
+    let args = TABLES.get()?;
+    let mut opened = OPENED.lock().ok()?;
+    if let Some((_, t)) = opened.iter().find(|(name, _)| *name == G::NAME) {
+        return t
+            .downcast_ref::<Option<Arc<dyn TableProbe<G>>>>()
+            .cloned()
+            .flatten();
+    }
+    let t = args.open::<G>();
+    opened.push((G::NAME, Box::new(t.clone())));
+    t
+}
+
 /// A new game of the variant `name` (a registered name or alias), from `fen` or its start.
 pub fn new_table(name: &str, fen: Option<&str>) -> Result<Box<dyn Table>, String> {
     let entry = lookup(name).map_err(|e| e.to_string())?;
@@ -132,7 +164,8 @@ impl GameVisitor for NewTable {
 
     fn visit<G: Game>(self) -> Self::Output {
         let entry = lookup(G::NAME).map_err(|e| e.to_string())?;
-        let searcher = Searcher::<G>::try_new(HASH_MIB, 1).map_err(|e| e.to_string())?;
+        let mut searcher = Searcher::<G>::try_new(HASH_MIB, 1).map_err(|e| e.to_string())?;
+        searcher.set_tables(tables::<G>());
         Ok(Box::new(GameTable::<G> {
             entry,
             record: GameRecord::new(G::start()),
