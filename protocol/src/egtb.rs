@@ -126,7 +126,7 @@ fn note_once(note: &str) {
 fn build_estimate(start_pieces: Option<u32>) -> &'static str {
     match start_pieces {
         Some(n) if n < 30 => "about a minute",
-        _ => "about 4 minutes",
+        _ => "about 5 minutes",
     }
 }
 
