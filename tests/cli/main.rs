@@ -3,6 +3,7 @@
 
 mod cli_tools;
 mod common;
+mod default_tables;
 mod dxp;
 mod egtb_cli;
 mod hub_bad_input;
