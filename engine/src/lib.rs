@@ -14,6 +14,7 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod book;
 pub mod diagonal;
 pub mod egtb;
 pub mod game;
