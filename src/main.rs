@@ -59,9 +59,9 @@ enum Command {
     /// Play the engine against itself and write training data: quiet positions with the
     /// game's result and the search score (see docs/training.md).
     Selfplay(Box<cli::selfplay::SelfplayOptions>),
-    /// Write a book of balanced positions with few pieces (8 to 12 by default), picked from
+    /// Write balanced start positions with few pieces (8 to 12 by default), picked from
     /// selfplay games and checked by a search: openings for matches that reach the endgame.
-    Book(Box<cli::book::BookOptions>),
+    Positions(Box<cli::positions::PositionsOptions>),
     /// Endgame tables: build them by retrograde analysis, probe a position, verify them
     /// (see docs/egtb.md).
     #[command(subcommand)]
@@ -98,7 +98,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Dxp(opts) => cli::dxp::run_dxp(&opts, &mut out),
         Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
         Command::Train(o) => cli::train::run_train(&o, &mut out),
-        Command::Book(o) => cli::book::run_book(&o, &mut out),
+        Command::Positions(o) => cli::positions::run_positions(&o, &mut out),
         Command::Egtb(cmd) => cli::egtb::run_egtb(&cmd, &mut out),
         Command::Serve(opts) => cli::serve::run_serve(&opts, &mut out),
     }

@@ -3,12 +3,12 @@
 
 pub mod analyse;
 pub mod bench;
-pub mod book;
 pub mod dxp;
 pub mod egtb;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod positions;
 pub mod selfplay;
 pub mod serve;
 pub mod setup;

@@ -450,7 +450,7 @@ fn intl_pieces(fen: &str) -> u32 {
     n
 }
 
-/// `polydam book` picks one position a game within the piece range, spreads the counts, keeps
+/// `polydam positions` picks one position a game within the piece range, spreads the counts, keeps
 /// them balanced, writes a book `polydam match --book` reads, and refuses bad options.
 /// The score `polydam analyse` gives `fen` at depth 3, with its output.
 fn depth3_score(fen: &str) -> (f64, String) {
@@ -466,14 +466,14 @@ fn depth3_score(fen: &str) -> (f64, String) {
 }
 
 #[test]
-fn book_picks_balanced_positions_with_few_pieces() {
+fn positions_picks_balanced_positions_with_few_pieces() {
     let dir = scratch("book");
     let data = dir.join("data.txt");
     selfplay(&data, "3", "12", "300", "2");
     let book = dir.join("book.txt");
     let run = |extra: &[&str]| {
         let mut args = vec![
-            "book",
+            "positions",
             data.to_str().expect("utf-8"),
             "-o",
             book.to_str().expect("utf-8"),
@@ -488,7 +488,7 @@ fn book_picks_balanced_positions_with_few_pieces() {
     let summary = String::from_utf8_lossy(&o.stdout);
     assert!(summary.starts_with("positions 4 "), "{summary}");
     let written = text(&book);
-    assert!(written.starts_with("# polydam book variant=international"));
+    assert!(written.starts_with("# polydam positions variant=international"));
     let fens: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(fens.len(), 4);
     let counts: Vec<u32> = fens.iter().map(|f| intl_pieces(f)).collect();
@@ -516,7 +516,7 @@ fn book_picks_balanced_positions_with_few_pieces() {
     // With --min-score, only positions one side should win.
     let o = run(&["--count", "2", "--min-score", "0.5", "--max-score", "100"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(text(&book).starts_with("# polydam book variant=international"));
+    assert!(text(&book).starts_with("# polydam positions variant=international"));
     for fen in text(&book).lines().filter(|l| !l.starts_with('#')) {
         let (score, out) = depth3_score(fen);
         assert!(score.abs() >= 0.5, "{fen}: {out}");

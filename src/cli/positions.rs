@@ -1,4 +1,4 @@
-//! `polydam book`: the front-end of [`crate::forge::book`]: a book of balanced positions with
+//! `polydam positions`: the front-end of [`crate::forge::positions`]: a book of balanced positions with
 //! few pieces from selfplay data, for matches that must reach the endgame (the endgame
 //! tables' match, docs/egtb.md). Writes the book, then a summary.
 
@@ -9,11 +9,11 @@ use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::CliError;
-use crate::forge::book::{collect, BookSpec, Entry};
+use crate::forge::positions::{collect, Entry, PositionsSpec};
 
-/// Options of `polydam book`.
+/// Options of `polydam positions`.
 #[derive(clap::Args, Clone, Debug)]
-pub struct BookOptions {
+pub struct PositionsOptions {
     /// Variant name (see `polydam variants`); the data must be of this variant.
     #[arg(long, short = 'v', default_value = "international")]
     pub variant: String,
@@ -48,17 +48,17 @@ pub struct BookOptions {
     pub hash: usize,
 }
 
-struct BookJob<'a, W: Write> {
-    opts: &'a BookOptions,
+struct PositionsJob<'a, W: Write> {
+    opts: &'a PositionsOptions,
     out: &'a mut W,
 }
 
-impl<W: Write> GameVisitor for BookJob<'_, W> {
+impl<W: Write> GameVisitor for PositionsJob<'_, W> {
     type Output = Result<(), CliError>;
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let spec = BookSpec {
+        let spec = PositionsSpec {
             count: o.count,
             min_pieces: o.min_pieces,
             max_pieces: o.max_pieces,
@@ -75,7 +75,7 @@ impl<W: Write> GameVisitor for BookJob<'_, W> {
 /// Writes the `book` of `variant` (found in `games_read` games) and its summary on `out`; not
 /// generic in the game, so that it is compiled once.
 fn write_book(
-    o: &BookOptions,
+    o: &PositionsOptions,
     variant: &str,
     book: &[Entry],
     games_read: usize,
@@ -94,7 +94,7 @@ fn write_book(
         .collect();
     writeln!(
         file,
-        "# polydam book variant={} data={} count={} pieces={}-{} max-score={}{} depth={}",
+        "# polydam positions variant={} data={} count={} pieces={}-{} max-score={}{} depth={}",
         variant,
         data.join(","),
         o.count,
@@ -143,12 +143,12 @@ fn write_book(
     Ok(())
 }
 
-/// Runs `polydam book`: writes the book, then a summary on `out`.
-pub fn run_book(opts: &BookOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
-    run_book_to(opts, &mut out)
+/// Runs `polydam positions`: writes the book, then a summary on `out`.
+pub fn run_positions(opts: &PositionsOptions, mut out: &mut dyn Write) -> Result<(), CliError> {
+    run_positions_to(opts, &mut out)
 }
 
-fn run_book_to<W: Write>(opts: &BookOptions, out: &mut W) -> Result<(), CliError> {
+fn run_positions_to<W: Write>(opts: &PositionsOptions, out: &mut W) -> Result<(), CliError> {
     if opts.count == 0 {
         return Err(CliError("--count must be at least 1".into()));
     }
@@ -173,7 +173,7 @@ fn run_book_to<W: Write>(opts: &BookOptions, out: &mut W) -> Result<(), CliError
     super::check_depth(Some(opts.depth))?;
     dispatch(
         &opts.variant,
-        BookJob {
+        PositionsJob {
             opts,
             out: &mut *out,
         },

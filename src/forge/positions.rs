@@ -1,5 +1,5 @@
 //! Books of balanced positions with few pieces, taken from self-play games (data files of
-//! [`super::selfplay`]), for matches that must reach the endgame. `polydam book` is its
+//! [`super::selfplay`]), for matches that must reach the endgame. `polydam positions` is its
 //! front-end.
 //!
 //! Each game of the data gives at most one position: the first one, in game order, that has
@@ -21,19 +21,19 @@ use super::data::DataLine;
 
 /// Why a book cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError(pub String);
+pub struct PositionsError(pub String);
 
-impl fmt::Display for BookError {
+impl fmt::Display for PositionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for BookError {}
+impl std::error::Error for PositionsError {}
 
 /// What a book takes.
 #[derive(Clone, Copy, Debug)]
-pub struct BookSpec {
+pub struct PositionsSpec {
     /// Positions wanted.
     pub count: usize,
     /// Fewest pieces on the board.
@@ -54,16 +54,19 @@ pub struct BookSpec {
 pub type Entry = (String, u32, i32);
 
 /// The book's positions and the games read, from `data` files.
-pub fn collect<G: Game>(o: &BookSpec, data: &[PathBuf]) -> Result<(Vec<Entry>, usize), BookError> {
+pub fn collect<G: Game>(
+    o: &PositionsSpec,
+    data: &[PathBuf],
+) -> Result<(Vec<Entry>, usize), PositionsError> {
     let mut searcher =
-        Searcher::<G>::try_new(o.hash_mib, 1).map_err(|e| BookError(e.to_string()))?;
+        Searcher::<G>::try_new(o.hash_mib, 1).map_err(|e| PositionsError(e.to_string()))?;
     let counts: Vec<u32> = (o.min_pieces..=o.max_pieces).collect();
     let mut book: Vec<(String, u32, i32)> = Vec::new();
     let mut games_read = 0usize;
     'files: for path in data {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path)
-            .map_err(|e| BookError(format!("cannot read {name}: {e}")))?;
+            .map_err(|e| PositionsError(format!("cannot read {name}: {e}")))?;
         for game in games_of(&text, &name)? {
             if book.len() >= o.count {
                 break 'files;
@@ -93,12 +96,12 @@ pub struct Candidate {
 }
 
 /// Splits data text into games: a game is a run of lines whose ply increases.
-pub fn games_of(text: &str, name: &str) -> Result<Vec<Vec<Candidate>>, BookError> {
+pub fn games_of(text: &str, name: &str) -> Result<Vec<Vec<Candidate>>, PositionsError> {
     let mut games: Vec<Vec<Candidate>> = Vec::new();
     let mut last_ply = None;
     for (i, line) in text.lines().enumerate() {
-        let parsed =
-            DataLine::parse(line).map_err(|e| BookError(format!("{name} line {}: {e}", i + 1)))?;
+        let parsed = DataLine::parse(line)
+            .map_err(|e| PositionsError(format!("{name} line {}: {e}", i + 1)))?;
         let Some(d) = parsed else {
             continue;
         };
@@ -132,10 +135,10 @@ fn pick<G: Game>(
     game: &[Candidate],
     name: &str,
     want: Option<u32>,
-    o: &BookSpec,
+    o: &PositionsSpec,
     searcher: &mut Searcher<G>,
     book: &[(String, u32, i32)],
-) -> Result<Option<(String, u32, i32)>, BookError> {
+) -> Result<Option<(String, u32, i32)>, PositionsError> {
     let limit = (o.max_score * 100.0).round() as i32;
     let floor = (o.min_score * 100.0).round() as i32;
     let control = SearchControl::new();
@@ -144,7 +147,7 @@ fn pick<G: Game>(
             continue;
         }
         let pos = G::parse_position(&c.position).map_err(|e| {
-            BookError(format!(
+            PositionsError(format!(
                 "{name}: '{}' is not a {} position: {e}",
                 c.position,
                 G::NAME
