@@ -62,6 +62,10 @@ enum Command {
     /// Write balanced start positions with few pieces (8 to 12 by default), picked from
     /// selfplay games and checked by a search: openings for matches that reach the endgame.
     Positions(Box<cli::positions::PositionsOptions>),
+    /// The opening book: grow it by the engine's own search, merge shards, show it (see
+    /// docs/book.md).
+    #[command(subcommand)]
+    Book(cli::book::BookCommand),
     /// Endgame tables: build them by retrograde analysis, probe a position, verify them
     /// (see docs/egtb.md).
     #[command(subcommand)]
@@ -99,6 +103,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
         Command::Train(o) => cli::train::run_train(&o, &mut out),
         Command::Positions(o) => cli::positions::run_positions(&o, &mut out),
+        Command::Book(cmd) => cli::book::run_book(&cmd, &mut out),
         Command::Egtb(cmd) => cli::egtb::run_egtb(&cmd, &mut out),
         Command::Serve(opts) => cli::serve::run_serve(&opts, &mut out),
     }

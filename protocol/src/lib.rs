@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod book;
 pub mod command;
 pub mod driver;
 pub mod dxp;

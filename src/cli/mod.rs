@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod dxp;
 pub mod egtb;
 pub mod matches;
