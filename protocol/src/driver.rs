@@ -19,6 +19,7 @@ use polydam_engine::search::{
 };
 use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
 
+use crate::book::{BookPlayer, BookSettings};
 use crate::command::{PosCommand, PositionSpec};
 use crate::egtb::TablesDir;
 use crate::io::{InputLine, Output};
@@ -109,6 +110,10 @@ pub trait Engine: Send {
 
     /// The current position as a card-numbered Hub string (for tests and debugging).
     fn position_text(&self) -> String;
+
+    /// Applies the opening book settings, loading the book if needed; on error the engine
+    /// keeps its previous book (if any) and the message says what is wrong.
+    fn set_book(&mut self, settings: &BookSettings) -> Result<(), String>;
 }
 
 /// Why an engine could not be opened.
@@ -160,6 +165,7 @@ impl GameVisitor for Open {
             running: None,
             control: Arc::new(SearchControl::new()),
             tables: None,
+            book: BookPlayer::default(),
         }))
     }
 }
@@ -198,6 +204,8 @@ struct GameEngine<G: Game> {
     control: Arc<SearchControl>,
     /// The endgame tables, given to every searcher.
     tables: Option<Arc<dyn TableProbe<G>>>,
+    /// The opening book.
+    book: BookPlayer<G>,
 }
 
 impl<G: Game> GameEngine<G> {
@@ -284,6 +292,7 @@ fn send_info_line(out: &Output, info: &IterationFigures, pv: &str, tr: &Translat
         nps: Some(info.nps),
         tables: info.root_table.map(|t| t.value.name().to_owned()),
         tb_hits: (info.table_hits > 0).then_some(info.table_hits),
+        book: None,
         pv: (!pv.is_empty()).then(|| pv.join(" ")),
     };
     if !reply.is_empty() {
@@ -382,6 +391,27 @@ impl<G: Game> Engine for GameEngine<G> {
         // Reset before the thread starts, so that a stop sent right after `go` is not lost.
         self.control.reset(req.pondering);
         let id = req.id;
+        // A book move is answered at once, without a search; never while pondering or
+        // analysing, which ask for a search.
+        let from_book = !req.pondering && !req.limits.analyze && !req.limits.infinite;
+        if from_book {
+            let root = *self.record.current();
+            if let Some((mv, score, source)) = self.book.choose(&root) {
+                let text = G::move_text(&root, &mv, MoveStyle::Hub);
+                out.send(&Reply::Info(InfoReply {
+                    score: Some(score.hub()),
+                    book: Some(source.to_owned()),
+                    pv: Some(tr.move_out(&text)),
+                    ..InfoReply::default()
+                }));
+                out.send(&Reply::Done {
+                    mv: tr.move_out(&text),
+                    ponder: None,
+                });
+                let _ = events.send(Event::SearchDone(id));
+                return;
+            }
+        }
         let _ = self.searcher();
         let Some(searcher) = self.searcher.take() else {
             // No table to be had (a lost searcher that cannot be rebuilt): still answer, with
@@ -467,6 +497,11 @@ impl<G: Game> Engine for GameEngine<G> {
 
     fn position_text(&self) -> String {
         G::hub_position(self.record.current())
+    }
+
+    fn set_book(&mut self, settings: &BookSettings) -> Result<(), String> {
+        self.finish();
+        self.book.configure(settings)
     }
 
     fn set_tables(&mut self, dir: &TablesDir, max_pieces: u32) -> Vec<String> {

@@ -31,6 +31,8 @@ pub fn max_threads() -> i64 {
 }
 /// Largest move overhead accepted, in milliseconds.
 pub const MAX_OVERHEAD_MS: i64 = 10_000;
+/// Largest `book-margin`, in hundredths of a man (a win).
+pub const MAX_BOOK_MARGIN: i64 = 10_000;
 /// Most pieces of endgame tables `bb-size` accepts (what `polydam egtb build` builds).
 pub const MAX_BB_SIZE: i64 = 7;
 
@@ -62,6 +64,16 @@ pub struct Params {
     /// `weights`: the learned weights in use: `shipped`, `none` or weights files (see
     /// [`WeightsSource::parse`]). The choice is the process's, shared by every session.
     pub weights: String,
+    /// `book`: whether moves come from the opening book while the position is in it.
+    pub book: bool,
+    /// `book-file`: the opening book's file; empty (the default) for the variant's file in
+    /// the data directory, else the built-in book (see [`crate::book::load`]).
+    pub book_file: String,
+    /// `book-margin`: book moves within this many hundredths of a man of the best are played,
+    /// chosen at random.
+    pub book_margin: i32,
+    /// `book-seed`: the seed of that choice; 0 for a seed from the clock.
+    pub book_seed: u64,
 }
 
 impl Default for Params {
@@ -77,6 +89,10 @@ impl Default for Params {
             default_egtb_dir: default_egtb_dir(),
             bb_size: 6,
             weights: current_source().describe(),
+            book: true,
+            book_file: String::new(),
+            book_margin: crate::book::DEFAULT_MARGIN,
+            book_seed: 0,
         }
     }
 }
@@ -100,6 +116,8 @@ pub enum Changed {
     Tables,
     /// `weights`.
     Weights,
+    /// `book`, `book-file`, `book-margin` or `book-seed`.
+    Book,
 }
 
 fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
@@ -124,6 +142,16 @@ fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
 }
 
 impl Params {
+    /// The opening book settings of `book`, `book-file`, `book-margin` and `book-seed`.
+    pub fn book_settings(&self) -> crate::book::BookSettings {
+        crate::book::BookSettings {
+            enabled: self.book,
+            file: (!self.book_file.is_empty()).then(|| PathBuf::from(&self.book_file)),
+            margin: self.book_margin,
+            seed: self.book_seed,
+        }
+    }
+
     /// The `move-overhead` as a duration.
     pub fn move_overhead(&self) -> Duration {
         Duration::from_millis(self.move_overhead_ms)
@@ -216,6 +244,32 @@ impl Params {
                 default: self.weights.clone(),
                 kind: ParamKind::String,
             },
+            ParamDecl {
+                name: "book".into(),
+                default: self.book.to_string(),
+                kind: ParamKind::Bool,
+            },
+            ParamDecl {
+                name: "book-file".into(),
+                default: self.book_file.clone(),
+                kind: ParamKind::String,
+            },
+            ParamDecl {
+                name: "book-margin".into(),
+                default: self.book_margin.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: MAX_BOOK_MARGIN,
+                },
+            },
+            ParamDecl {
+                name: "book-seed".into(),
+                default: self.book_seed.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: i64::MAX,
+                },
+            },
         ]
     }
 
@@ -286,9 +340,26 @@ impl Params {
                 self.weights = shown;
                 Ok(Changed::Weights)
             }
+            "book" => {
+                self.book = parse_bool(name, value)?;
+                Ok(Changed::Book)
+            }
+            "book-file" => {
+                self.book_file = value.trim().to_string();
+                Ok(Changed::Book)
+            }
+            "book-margin" => {
+                self.book_margin = parse_int(name, value, 0, MAX_BOOK_MARGIN)? as i32;
+                Ok(Changed::Book)
+            }
+            "book-seed" => {
+                self.book_seed = parse_int(name, value, 0, i64::MAX)? as u64;
+                Ok(Changed::Book)
+            }
             other => Err(format!(
                 "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, \
-                 move-overhead, egtb-dir, bb-size, weights)",
+                 move-overhead, egtb-dir, bb-size, weights, book, book-file, book-margin, \
+                 book-seed)",
                 excerpt(other)
             )),
         }

@@ -100,8 +100,8 @@ impl ParamKind {
 }
 
 /// Search progress; every field is optional and only the present ones are printed, in the
-/// order `depth mean-depth score nodes time nps tables tbhits pv`. Non-finite reals are left
-/// out.
+/// order `depth mean-depth score nodes time nps tables tbhits book pv`. Non-finite reals are
+/// left out.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct InfoReply {
     /// Nominal depth reached, in plies (printed as an integer).
@@ -121,6 +121,9 @@ pub struct InfoReply {
     pub tables: Option<String>,
     /// Nodes scored by the endgame tables (an extension).
     pub tb_hits: Option<u64>,
+    /// The move comes from the opening book: where the book came from (its file, or
+    /// `built-in`), an extension.
+    pub book: Option<String>,
     /// The principal variation, moves separated by spaces.
     pub pv: Option<String>,
 }
@@ -137,6 +140,7 @@ impl InfoReply {
             && self.nps.is_none_or(|x| !x.is_finite())
             && self.tables.is_none()
             && self.tb_hits.is_none()
+            && self.book.is_none()
             && self.pv.is_none()
     }
 }
@@ -244,6 +248,9 @@ impl fmt::Display for InfoReply {
         }
         if let Some(hits) = self.tb_hits {
             write!(f, " tbhits={hits}")?;
+        }
+        if let Some(book) = &self.book {
+            write_strict_pair(f, "book", book)?;
         }
         if let Some(pv) = &self.pv {
             // Collapse runs of spaces so the list splits cleanly.
@@ -540,6 +547,7 @@ mod tests {
             tables: None,
             tb_hits: None,
             pv: Some("32-28 19-23  28x19x23".to_owned()),
+            book: None,
         };
         let text = Reply::Info(info).to_string();
         assert_eq!(
@@ -565,6 +573,7 @@ mod tests {
             tables: Some("win".to_owned()),
             tb_hits: Some(42),
             pv: Some("28x19".to_owned()),
+            book: None,
         };
         let line = relex(&Reply::Info(info.clone()));
         assert_eq!(line.command, "info");

@@ -232,6 +232,10 @@ impl Session {
             for note in load_tables(&self.params, engine.as_mut()) {
                 self.error(note);
             }
+            // A book that cannot be loaded is reported; the engine plays on without it.
+            if let Err(e) = engine.set_book(&self.params.book_settings()) {
+                self.error(format!("{e}; playing without a book"));
+            }
             self.engine = Some(engine);
         }
         self.engine.as_mut().ok_or_else(|| "no engine".to_string())
@@ -292,6 +296,7 @@ impl Session {
 
     fn set_param(&mut self, name: &str, value: &str) {
         let previous_hash = self.params.hash_mib;
+        let previous_params = self.params.clone();
         match self.params.set(name, value) {
             Err(e) => self.error(e),
             Ok(Changed::Hash) => {
@@ -322,6 +327,17 @@ impl Session {
                 if let Some(engine) = self.engine.as_mut() {
                     for note in load_tables(&self.params, engine.as_mut()) {
                         self.error(note);
+                    }
+                }
+            }
+            Ok(Changed::Book) => {
+                let settings = self.params.book_settings();
+                if let Some(engine) = self.engine.as_mut() {
+                    // A book that cannot be loaded changes nothing: the parameter keeps its
+                    // old value and the engine its old book.
+                    if let Err(e) = engine.set_book(&settings) {
+                        self.params = previous_params;
+                        self.error(format!("{e}; the book stays as it was"));
                     }
                 }
             }
