@@ -393,3 +393,69 @@ fn show_text<G: Game>(book: &OpeningBook<G>, pos: &G::Position) -> String {
     }
     out
 }
+
+/// The opening book options of the commands that play (`play`, `dxp`): the Hub's `book`
+/// parameters on the command line. Named `--opening-book` because `polydam dxp --book` and
+/// `polydam match --book` already mean start positions of games.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct BookArgs {
+    /// The opening book (default: `book/VARIANT.book` in the data directory when it exists,
+    /// else the built-in book of the variant, if any; see docs/book.md).
+    #[arg(long, value_name = "FILE")]
+    pub opening_book: Option<PathBuf>,
+    /// Play without the opening book.
+    #[arg(long, conflicts_with = "opening_book")]
+    pub no_book: bool,
+    /// Book moves within this many hundredths of a man of the best are chosen at random.
+    #[arg(long, value_name = "CENTIMEN", default_value_t = DEFAULT_MARGIN)]
+    pub book_margin: i32,
+    /// The seed of that choice (0: from the clock).
+    #[arg(long, value_name = "SEED", default_value_t = 0)]
+    pub book_seed: u64,
+}
+
+impl Default for BookArgs {
+    /// What the command line gives when no book option is given.
+    fn default() -> Self {
+        BookArgs {
+            opening_book: None,
+            no_book: false,
+            book_margin: DEFAULT_MARGIN,
+            book_seed: 0,
+        }
+    }
+}
+
+impl BookArgs {
+    /// No book (for tests about the search).
+    pub fn off() -> BookArgs {
+        BookArgs {
+            no_book: true,
+            ..BookArgs::default()
+        }
+    }
+
+    /// The settings these options give.
+    pub fn settings(&self) -> polydam_protocol::book::BookSettings {
+        polydam_protocol::book::BookSettings {
+            enabled: !self.no_book,
+            file: self.opening_book.clone(),
+            margin: self.book_margin.max(0),
+            seed: self.book_seed,
+        }
+    }
+
+    /// The book of `G` as these options ask: a named book that cannot be loaded is an error;
+    /// the default one is warned of on stderr and the command plays without it.
+    pub fn open<G: Game>(&self) -> Result<polydam_protocol::book::BookPlayer<G>, CliError> {
+        let mut player = polydam_protocol::book::BookPlayer::<G>::default();
+        match player.configure(&self.settings()) {
+            Ok(()) => Ok(player),
+            Err(e) if self.opening_book.is_some() => Err(CliError(format!("--opening-book: {e}"))),
+            Err(e) => {
+                eprintln!("polydam: warning: {e}; playing without a book");
+                Ok(polydam_protocol::book::BookPlayer::default())
+            }
+        }
+    }
+}

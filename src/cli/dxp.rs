@@ -29,6 +29,7 @@ use polydam_protocol::dxp::session::{
     board, Decision, DxpBoard, DxpSession, PlayedGame, Report, Requests, Settings, Tally,
 };
 
+use super::book::BookArgs;
 use super::tables::TablesArgs;
 use super::CliError;
 use crate::openings::read_book;
@@ -90,6 +91,9 @@ pub struct DxpOptions {
     /// The endgame tables.
     #[command(flatten)]
     pub tables: TablesArgs,
+    /// The opening book (`--opening-book`: `--book` is the initiator's start positions).
+    #[command(flatten)]
+    pub opening_book: BookArgs,
     /// Seconds the opponent may take beyond its clock (or per answer when there is no clock)
     /// before the game is ended.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
@@ -122,6 +126,7 @@ impl Default for DxpOptions {
             threads: 1,
             hash_mib: 64,
             tables: TablesArgs::default(),
+            opening_book: BookArgs::default(),
             timeout: 60.0,
             pdn: "polydam-dxp.pdn".into(),
             connections: None,
@@ -266,7 +271,12 @@ impl GameVisitor for DxpJob<'_> {
             .map_err(|e| CliError(format!("cannot open {}: {e}", o.pdn.display())))?;
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         searcher.set_tables(o.tables.open::<G>());
-        play_session(o, self.out, pdn, board::<G>(searcher, openings))
+        play_session(
+            o,
+            self.out,
+            pdn,
+            board::<G>(searcher, openings, o.opening_book.open::<G>()?),
+        )
     }
 }
 

@@ -6,6 +6,7 @@ use polydam_engine::game::view::BoardView;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
 use polydam_engine::record::{EndReason, GameRecord};
 use polydam_engine::search::{Limits, SearchControl, Searcher};
+use polydam_protocol::book::BookPlayer;
 
 /// A game in progress, with the engine's searcher.
 pub trait PlayBoard {
@@ -52,12 +53,18 @@ pub trait PlayBoard {
     fn restart(&mut self);
 }
 
-/// The [`PlayBoard`] of `G` from `initial`, searched by `searcher`.
-pub fn board<G: Game>(initial: GameRecord<G>, searcher: Searcher<G>) -> Box<dyn PlayBoard> {
+/// The [`PlayBoard`] of `G` from `initial`, searched by `searcher`, its moves taken from
+/// `book` while the position is in it.
+pub fn board<G: Game>(
+    initial: GameRecord<G>,
+    searcher: Searcher<G>,
+    book: BookPlayer<G>,
+) -> Box<dyn PlayBoard> {
     Box::new(BoardOf {
         record: initial.clone(),
         initial,
         searcher,
+        book,
     })
 }
 
@@ -66,6 +73,7 @@ struct BoardOf<G: Game> {
     initial: GameRecord<G>,
     record: GameRecord<G>,
     searcher: Searcher<G>,
+    book: BookPlayer<G>,
 }
 
 impl<G: Game> PlayBoard for BoardOf<G> {
@@ -118,6 +126,15 @@ impl<G: Game> PlayBoard for BoardOf<G> {
     }
 
     fn search(&mut self, limits: &Limits, play: bool) -> Option<String> {
+        // The engine's own moves come from the book while it has the position (a hint is a
+        // search).
+        if play {
+            if let Some((mv, _, _)) = self.book.choose(self.record.current()) {
+                let text = G::move_text(self.record.current(), &mv, MoveStyle::Pdn);
+                self.record.push(mv);
+                return Some(format!("{text} (book)"));
+            }
+        }
         let control = SearchControl::new();
         let result = self
             .searcher

@@ -16,6 +16,7 @@ use polydam_engine::record::EndReason;
 use polydam_engine::search::{Depth, Limits, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
+use super::book::BookArgs;
 use super::setup::PositionArgs;
 use super::tables::TablesArgs;
 use super::CliError;
@@ -76,6 +77,9 @@ pub struct PlayOptions {
     /// The endgame tables.
     #[command(flatten)]
     pub tables: TablesArgs,
+    /// The opening book.
+    #[command(flatten)]
+    pub book: BookArgs,
 }
 
 impl Default for PlayOptions {
@@ -89,6 +93,7 @@ impl Default for PlayOptions {
             color: false,
             hash_mib: 16,
             tables: TablesArgs::default(),
+            book: BookArgs::default(),
         }
     }
 }
@@ -369,7 +374,7 @@ impl GameVisitor for PlayJob<'_> {
                 ascii: o.ascii,
                 color: o.color,
             },
-            board: board(initial, searcher),
+            board: board(initial, searcher, o.book.open::<G>()?),
             limits,
         };
         game.run(self.input, self.out)
@@ -416,6 +421,7 @@ mod tests {
             depth: Some(1),
             ascii: true,
             tables: TablesArgs::off(),
+            book: BookArgs::off(),
             ..PlayOptions::default()
         }
     }

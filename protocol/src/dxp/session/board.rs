@@ -84,11 +84,16 @@ pub trait DxpBoard {
     fn facts(&self) -> GameFacts;
 }
 
-/// The [`DxpBoard`] of the game `G`, with its searcher and the initiator's start positions
-/// (empty for a follower).
-pub fn board<G: Game>(searcher: Searcher<G>, openings: Vec<G::Position>) -> Box<dyn DxpBoard> {
+/// The [`DxpBoard`] of the game `G`, with its searcher, the initiator's start positions
+/// (empty for a follower) and the opening book its moves come from while it has the position.
+pub fn board<G: Game>(
+    searcher: Searcher<G>,
+    openings: Vec<G::Position>,
+    book: crate::book::BookPlayer<G>,
+) -> Box<dyn DxpBoard> {
     Box::new(BoardOf::<G> {
         searcher,
+        book,
         openings,
         accepted: G::start(),
         record: GameRecord::new(G::start()),
@@ -100,6 +105,7 @@ pub fn board<G: Game>(searcher: Searcher<G>, openings: Vec<G::Position>) -> Box<
 /// [`DxpBoard`] for `G`.
 struct BoardOf<G: Game> {
     searcher: Searcher<G>,
+    book: crate::book::BookPlayer<G>,
     openings: Vec<G::Position>,
     accepted: G::Position,
     record: GameRecord<G>,
@@ -172,6 +178,10 @@ impl<G: Game> DxpBoard for BoardOf<G> {
     }
 
     fn search(&mut self, limits: &Limits) -> bool {
+        if let Some((mv, _, _)) = self.book.choose(self.record.current()) {
+            self.found = Some(mv);
+            return true;
+        }
         let control = SearchControl::new();
         let found = self
             .searcher
