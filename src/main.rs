@@ -33,11 +33,20 @@ struct Cli {
     weights: String,
 }
 
+/// Options of `polydam hub`.
+#[derive(clap::Args, Debug, Default)]
+struct HubOptions {
+    /// Set a parameter before the session starts, as `set-param name=NAME value=VALUE` would
+    /// (repeatable): `--set book=false`, for an engine started by `polydam match`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Speak the Hub protocol (v2) on stdin/stdout: the engine as a GUI or pydraughts runs it.
     /// Also what a bare `polydam` does.
-    Hub,
+    Hub(HubOptions),
     /// Count move paths to a depth (one line per depth).
     Perft(PerftOptions),
     /// List the legal moves, one per line, sorted.
@@ -82,9 +91,9 @@ fn run(command: Command) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match command {
-        Command::Hub => {
+        Command::Hub(opts) => {
             drop(out);
-            run_hub()
+            run_hub(&opts)
         }
         Command::Perft(opts) => cli::perft::run_perft(&opts, &mut out),
         Command::Moves(opts) => cli::perft::run_moves(&opts, &mut out),
@@ -111,8 +120,12 @@ fn run(command: Command) -> Result<(), CliError> {
 
 /// Runs the Hub session on stdin/stdout; exits the process (status 0) when it ends, without
 /// waiting for the input thread, which may still be blocked reading.
-fn run_hub() -> Result<(), CliError> {
-    cli::run_hub_session();
+fn run_hub(opts: &HubOptions) -> Result<(), CliError> {
+    if opts.set.is_empty() {
+        cli::run_hub_session();
+    } else {
+        cli::run_hub_session_with(&opts.set)?;
+    }
     std::process::exit(0);
 }
 
@@ -124,7 +137,9 @@ fn set_weights(spec: &str) -> Result<(), CliError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli.command.unwrap_or(Command::Hub);
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Hub(HubOptions::default()));
     match set_weights(&cli.weights).and_then(|()| run(command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -70,6 +70,12 @@ impl std::fmt::Debug for Session {
 /// replies to `out`. Returns when the session is over (a running search has been told to stop
 /// and has written its `done`).
 pub fn run<R: BufRead + Send + 'static>(input: R, out: Arc<Output>) {
+    run_with(input, out, Params::default());
+}
+
+/// [`run`] with the session's parameters starting at `params` instead of their defaults
+/// (`polydam hub --set NAME=VALUE`).
+pub fn run_with<R: BufRead + Send + 'static>(input: R, out: Arc<Output>, params: Params) {
     let (tx, rx) = mpsc::channel();
     let reader_tx = tx.clone();
     let reader = std::thread::Builder::new()
@@ -81,6 +87,7 @@ pub fn run<R: BufRead + Send + 'static>(input: R, out: Arc<Output>) {
         return;
     }
     let mut session = Session::new(out, tx);
+    session.params = params;
     session.event_loop(&rx);
 }
 

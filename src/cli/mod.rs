@@ -95,6 +95,25 @@ pub fn run_hub_session() {
     polydam_protocol::session::run(input, out);
 }
 
+/// [`run_hub_session`] with parameters set before the first line, each `NAME=VALUE` as
+/// `set-param` takes it (`polydam hub --set book=false`); a bad one is an error before the
+/// session starts.
+pub fn run_hub_session_with(settings: &[String]) -> Result<(), CliError> {
+    let mut params = polydam_protocol::params::Params::default();
+    for setting in settings {
+        let (name, value) = setting
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--set wants NAME=VALUE, got '{setting}'")))?;
+        params
+            .set(name.trim(), value)
+            .map_err(|e| CliError(format!("--set {setting}: {e}")))?;
+    }
+    let out = std::sync::Arc::new(polydam_protocol::io::Output::stdout());
+    let input = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+    polydam_protocol::session::run_with(input, out, params);
+    Ok(())
+}
+
 /// `polydam variants`: one line per variant.
 pub fn variants_text() -> String {
     use polydam_engine::variants::VARIANTS;
