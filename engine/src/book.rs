@@ -26,7 +26,7 @@
 //! let mut rng = BookRng::new(1);
 //! let mv = book.choose(&start, 0, &mut rng).unwrap();
 //! assert_eq!(Intl::move_text(&start, &mv, MoveStyle::Hub), "32-28");
-//! let err = OpeningBook::<Intl>::parse("W:W31-50:B1-20 ; 32-27 0\n").unwrap_err();
+//! let err = OpeningBook::<Intl>::parse("W:W31-50:B1-20 ; 32-26 0\n").unwrap_err();
 //! assert_eq!(err.line, 1);
 //! ```
 
