@@ -109,7 +109,9 @@ fn bad_parameter_values() {
         "> set-param name=threads value=-2\n< error message=\"threads must be an integer from 1 to *, got '-2'\"\n",
         "> set-param name=ponder value=perhaps\n< error message=\"ponder must be true or false, got 'perhaps'\"\n",
         "> set-param name=numbering value=scan\n< error message=\"numbering must be pydraughts or card, got 'scan'\"\n",
-        "> set-param name=book value=none\n< error message=\"unknown parameter 'book' *\"\n",
+        "> set-param name=book value=none\n< error message=\"book must be true or false, got 'none'\"\n",
+        "> set-param name=book-margin value=-1\n< error message=\"book-margin must be an integer from 0 to 10000, got '-1'\"\n",
+        "> set-param name=openings value=none\n< error message=\"unknown parameter 'openings' *\"\n",
     ));
 }
 

@@ -272,8 +272,8 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
 fn fixed_node_games_repeat_exactly() {
     // One search thread counts nodes exactly: the same engine with colours swapped plays the
     // same game twice, move for move. Without the limit reaching the engine it would search
-    // until the move timeout and forfeit.
-    let e = polydam_engine();
+    // until the move timeout and forfeit. The opening book off: its moves are chosen at random.
+    let e = format!("{} --set book=false", polydam_engine());
     let pdn = temp_file("nodes.pdn");
     let (out, _) = run_ok(&[
         "--engine",
