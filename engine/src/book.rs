@@ -376,7 +376,7 @@ fn parse_line<G: Game>(raw: &str) -> Result<Option<BookEntry<G>>, String> {
     if words.is_empty() {
         return Err("no moves".to_string());
     }
-    if words.len() % 2 != 0 {
+    if !words.len().is_multiple_of(2) {
         return Err(format!(
             "moves and scores must come in pairs, found {} words",
             words.len()

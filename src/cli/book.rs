@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use polydam_engine::book::{BookEntry, OpeningBook};
+use polydam_engine::book::OpeningBook;
 use polydam_engine::game::{Game, MoveStyle};
 use polydam_engine::variants::{dispatch, GameVisitor};
 use polydam_protocol::book::DEFAULT_MARGIN;
@@ -257,10 +257,9 @@ impl GameVisitor for GrowJob<'_> {
         let stats = grow(
             &mut book,
             &spec,
-            &mut |book: &OpeningBook<G>, entry: &BookEntry<G>, stats: &GrowStats| {
+            &mut |book: &OpeningBook<G>, stats: &GrowStats| {
                 bar.set_position(stats.added as u64);
                 bar.set_message(format!("ply {}", stats.max_ply));
-                let _ = entry;
                 if o.save_every > 0.0 && last_save.elapsed() >= save_every {
                     last_save = Instant::now();
                     if let Err(e) = write_book_atomically(book, &header(book), &output) {

@@ -144,12 +144,12 @@ pub fn score_position<G: Game>(
     Some((BookEntry::new(*pos, scored, depth), nodes))
 }
 
-/// Grows `book` by `spec`; `on_added` is called after each new entry with the running
-/// figures (to save the book now and then, or move a progress bar).
+/// Grows `book` by `spec`; `on_added` is called after each new entry with the book and the
+/// running figures (to save the book now and then, or move a progress bar).
 pub fn grow<G: Game>(
     book: &mut OpeningBook<G>,
     spec: &GrowSpec,
-    on_added: &mut dyn FnMut(&OpeningBook<G>, &BookEntry<G>, &GrowStats),
+    on_added: &mut dyn FnMut(&OpeningBook<G>, &GrowStats),
 ) -> Result<GrowStats, String> {
     let mut searcher = Searcher::<G>::try_new(spec.hash_mib, 1).map_err(|e| e.to_string())?;
     let started = Instant::now();
@@ -186,8 +186,8 @@ pub fn grow<G: Game>(
             stats.added += 1;
             stats.nodes += nodes;
             stats.max_ply = stats.max_ply.max(node.ply);
-            book.insert(entry.clone());
-            on_added(book, &entry, &stats);
+            book.insert(entry);
+            on_added(book, &stats);
         }
         let Some(entry) = book.get(&node.pos) else {
             continue;

@@ -293,7 +293,10 @@ fn play_takes_its_first_move_from_the_book() {
     let out = play(&["--opening-book", &book, "--book-margin", "0"]);
     assert!(out.contains("engine plays 32-28 (book)"), "{out}");
     let out = play(&["--no-book"]);
-    assert!(out.contains("engine plays ") && !out.contains("(book)"), "{out}");
+    assert!(
+        out.contains("engine plays ") && !out.contains("(book)"),
+        "{out}"
+    );
     let o = polydam()
         .args(["play", "--opening-book", "/no/such.book", "-d", "1"])
         .stdin(std::process::Stdio::null())
