@@ -39,15 +39,10 @@ pub fn read_book_file<G: Game>(path: &Path) -> Result<OpeningBook<G>, String> {
 /// else the data directory's file for the variant when it exists, else the built-in one;
 /// `Ok(None)` when the variant has none.
 pub fn load<G: Game>(given: Option<&Path>) -> Result<Option<LoadedBook<G>>, String> {
-    if let Some(path) = given {
-        return read_book_file::<G>(path).map(|book| {
-            Some(LoadedBook {
-                book,
-                source: path.display().to_string(),
-            })
-        });
-    }
-    if let Some(path) = default_book_file(G::NAME).filter(|p| p.is_file()) {
+    let file = given
+        .map(Path::to_path_buf)
+        .or_else(|| default_book_file(G::NAME).filter(|p| p.is_file()));
+    if let Some(path) = file {
         return read_book_file::<G>(&path).map(|book| {
             Some(LoadedBook {
                 book,

@@ -136,8 +136,7 @@ fn read(path: &Path) -> Result<String, CliError> {
 
 /// Reads the book at `path`; the error names the file and the line.
 fn read_book<G: Game>(path: &Path) -> Result<OpeningBook<G>, CliError> {
-    let text = read(path)?;
-    OpeningBook::<G>::parse(&text).map_err(|e| CliError(format!("{}: {e}", path.display())))
+    polydam_protocol::book::read_book_file::<G>(path).map_err(CliError)
 }
 
 /// Writes `book` to `path` through a temporary file in the same directory and a rename, so
