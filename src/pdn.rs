@@ -90,10 +90,28 @@ pub fn result_text(variant: &str, result: PdnResult) -> &'static str {
     }
 }
 
-/// A tag value with its quotes and backslashes escaped.
+/// A tag value as PDN writes it: quotes and backslashes escaped (`\"`, `\\`), and every line
+/// break or other control character a space, since a tag is one line and PDN strings have no
+/// escape for them (a name from a DXP peer may hold any of them).
 fn tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut escaped = String::with_capacity(value.len() + 2);
+    for c in value.chars() {
+        match c {
+            '\\' | '"' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            c if is_line_breaking(c) => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
     let _ = writeln!(out, "[{name} \"{escaped}\"]");
+}
+
+/// Whether `c` may not stand in a one-line tag: a control character (line feed, carriage
+/// return, tab, escape, ...) or a Unicode line or paragraph separator.
+fn is_line_breaking(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// The game as PDN text, ending with a blank line.
@@ -240,12 +258,8 @@ fn scan(text: &str, out: &mut PdnRead) -> Result<Vec<String>, String> {
                     // The next game's tags: only the first game is read.
                     break;
                 }
-                let tag = read_tag(&mut chars)?;
-                let (name, value) = tag
-                    .trim()
-                    .split_once(char::is_whitespace)
-                    .unwrap_or((&tag, ""));
-                out.set_tag(name, value.trim().trim_matches('"').trim().to_string());
+                let (name, value) = read_tag(&mut chars)?;
+                out.set_tag(&name, value.trim().to_string());
             }
             c if c.is_whitespace() => flush(&mut token, &mut tokens),
             _ if depth > 0 => {}
@@ -259,26 +273,46 @@ fn scan(text: &str, out: &mut PdnRead) -> Result<Vec<String>, String> {
     Ok(tokens)
 }
 
-/// The inside of a tag after its `[`, up to its `]` (quoted text may hold `]` and escaped
-/// quotes).
-fn read_tag(chars: &mut Peekable<Chars<'_>>) -> Result<String, String> {
-    let mut tag = String::new();
+/// The name and value of a tag after its `[`, up to its `]`: the value is the tag's quoted
+/// string with its escapes (`\"`, `\\`) undone (it may hold `]`), or, unquoted, the rest of
+/// the tag.
+fn read_tag(chars: &mut Peekable<Chars<'_>>) -> Result<(String, String), String> {
+    let mut raw = String::new();
+    let mut head = String::new();
+    let mut value = String::new();
+    let mut quoted = false;
     let mut in_quotes = false;
     let mut escaped = false;
     for c in chars.by_ref() {
-        if in_quotes && escaped {
-            escaped = false;
-        } else if in_quotes && c == '\\' {
-            escaped = true;
-            continue;
+        if in_quotes {
+            if escaped {
+                escaped = false;
+                value.push(c);
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_quotes = false;
+            } else {
+                value.push(c);
+            }
+        } else if c == ']' {
+            let head = head.trim();
+            let (name, rest) = head.split_once(char::is_whitespace).unwrap_or((head, ""));
+            let value = if quoted {
+                value
+            } else {
+                rest.trim().to_owned()
+            };
+            return Ok((name.to_owned(), value));
         } else if c == '"' {
-            in_quotes = !in_quotes;
-        } else if c == ']' && !in_quotes {
-            return Ok(tag);
+            in_quotes = !quoted;
+            quoted = true;
+        } else if !quoted {
+            head.push(c);
         }
-        tag.push(c);
+        raw.push(c);
     }
-    Err(format!("the tag '[{}' is never closed", excerpt(&tag)))
+    Err(format!("the tag '[{}' is never closed", excerpt(&raw)))
 }
 
 /// The moves among movetext tokens, up to the result: move numbers (alone, `12.`, `12...`,
@@ -472,6 +506,54 @@ mod tests {
         });
         assert!(text.contains("[Result \"*\"]\n"), "{text}");
         assert!(text.ends_with("\n1... a 2. b *\n\n"), "{text}");
+    }
+
+    /// A name from a DXP peer may hold anything: each tag stays one line, and reading it back
+    /// gives the name with its line breaks and control characters as spaces.
+    #[test]
+    fn tag_values_stay_on_one_line_and_read_back() {
+        let white = "X\\\n[Result \"1-0\"]\r\n\u{1b}]0;pwned\u{7}\t\"q\" \\";
+        let game = PdnGame {
+            event: "polydam dxp".into(),
+            site: "127.0.0.1:1".into(),
+            variant: "international".into(),
+            round: 1,
+            date: "2026.12.03".into(),
+            white: white.into(),
+            black: "B\u{2028}C".into(),
+            result: Some(PdnResult::Draw),
+            fen: None,
+            termination: "line\nbreak".into(),
+            moves: vec!["32-28".into()],
+            second_player_starts: false,
+        };
+        let text = write_game(&game);
+        let tags: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(tags.len(), 9, "{text}");
+        assert!(
+            tags.iter().all(|l| l.starts_with('[') && l.ends_with(']')),
+            "{text}"
+        );
+        let read = |line: &str| {
+            let mut chars = line[1..].chars().peekable();
+            read_tag(&mut chars).expect("the tag reads")
+        };
+        let expected = "X\\ [Result \"1-0\"]   ]0;pwned  \"q\" \\";
+        assert_eq!(read(tags[4]), ("White".into(), expected.into()));
+        assert_eq!(read(tags[5]), ("Black".into(), "B C".into()));
+        assert_eq!(read(tags[8]), ("Termination".into(), "line break".into()));
+        // The game after it is still read as a game of its own.
+        let two = format!(
+            "{text}{}",
+            write_game(&PdnGame {
+                fen: Some("W:W31-50:B1-20".into()),
+                ..game
+            })
+        );
+        let second = two.split("\n\n[").nth(1).expect("a second game");
+        let read = read_pdn(&format!("[{second}")).expect("the second game reads");
+        assert_eq!(read.fen.as_deref(), Some("W:W31-50:B1-20"));
+        assert_eq!(read.moves, ["32-28"]);
     }
 
     #[test]
