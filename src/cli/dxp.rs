@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use polydam_engine::game::Game;
 use polydam_engine::record::GameRecord;
 use polydam_engine::search::{Depth, Limits, Searcher};
+use polydam_engine::text::printable;
 use polydam_engine::variants::{dispatch, GameVisitor};
 use polydam_protocol::dxp::conn::Connection;
 use polydam_protocol::dxp::game::check_variant;
@@ -352,14 +353,16 @@ struct Front<'a> {
 }
 
 impl Report for Front<'_> {
-    /// A line on stdout (a closed stdout does not stop the games).
+    /// A line on stdout (a closed stdout does not stop the games). Its control characters are
+    /// escaped: names and CHATs come from the peer, which may send escape sequences.
     fn say(&mut self, line: &str) {
+        let line = printable(line);
         let _ = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
     }
 
-    /// A report of a problem on stderr.
+    /// A report of a problem on stderr, control characters escaped as on stdout.
     fn warn(&mut self, line: &str) {
-        eprintln!("polydam dxp: {line}");
+        eprintln!("polydam dxp: {}", printable(line));
     }
 
     /// The game's last line on stdout, and the game appended to the PDN file.

@@ -524,6 +524,87 @@ fn bad_input_is_answered_reported_and_saved() {
     assert!(games[4].tags["Termination"].contains("connection was closed"));
 }
 
+/// A raw GAMEREQ in which Polydam plays Black from the start, no clock, under `name`.
+fn raw_gamereq(name: &[u8]) -> Vec<u8> {
+    let mut field = name.to_vec();
+    field.resize(32, b' ');
+    [&b"R01"[..], &field, b"Z000000A\0"].concat()
+}
+
+/// Names and CHATs are the peer's: their escape sequences and line breaks never reach the
+/// terminal raw (stdout and stderr), and each PDN tag stays on one line, so that the file
+/// still holds every game.
+#[test]
+fn a_peers_names_and_chats_reach_stdout_and_the_pdn_escaped() {
+    let pdn = temp_file("escapes.pdn");
+    let mut server = Dxp::start(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--connections",
+        "1",
+        "--depth",
+        "1",
+        "--hash",
+        "1",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let port = server.port();
+    let mut c = Client::connect(port);
+    for name in [
+        &b"Esc\x1b]0;pwned\x07\x1b[2J"[..],
+        b"Evil\n[Result \"2-0\"]",
+    ] {
+        c.raw(b"C\x1b]0;retitled\x07\x1b[2J\x1bc\rhello\0");
+        c.raw(&raw_gamereq(name));
+        assert!(matches!(
+            c.recv(),
+            Message::GameAcc(GameAcc {
+                acceptance: Acceptance::Accepted,
+                ..
+            })
+        ));
+        c.raw(b"C\x1b[31mred\x1b[0m\nsecond line\0");
+        c.first_move();
+        c.send(&Message::GameEnd(GameEnd {
+            reason: EndReason::Unspecified,
+            stop: false,
+        }));
+        assert!(matches!(c.recv(), Message::GameEnd(_)));
+    }
+    drop(c);
+    let (code, out, err) = server.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    for (stream, text) in [("stdout", &out), ("stderr", &err)] {
+        let raw = text.chars().find(|&c| c.is_control() && c != '\n');
+        assert_eq!(raw, None, "a raw control character on {stream}:\n{text:?}");
+    }
+    assert!(
+        out.contains(r"chat from the initiator: \u{1b}]0;retitled\u{7}\u{1b}[2J\u{1b}c\rhello"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r"game 1: Esc\u{1b}]0;pwned\u{7}\u{1b}[2J - Polydam (0 min"),
+        "{out}"
+    );
+    assert!(
+        out.contains(r"\u{1b}[31mred\u{1b}[0m\nsecond line"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 2: Evil\\n[Result \"2-0\"] - Polydam"),
+        "{out}"
+    );
+    let games = read_pdn(&pdn);
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert_eq!(games[0].tags["White"], "Esc ]0;pwned  [2J");
+    assert_eq!(games[1].tags["White"], "Evil [Result \"2-0\"]");
+    for g in &games {
+        assert_eq!((g.result.as_str(), g.moves.len()), ("*", 2), "{g:?}");
+        assert_eq!(g.tags["Result"], "*");
+    }
+}
+
 #[test]
 fn an_initiator_whose_follower_vanishes_saves_the_game() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");

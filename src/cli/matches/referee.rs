@@ -10,6 +10,7 @@
 use std::time::Duration;
 
 use polydam_engine::game::{Game, Side};
+use polydam_engine::text::printable;
 
 use super::engine::{quote, EngineFailure};
 use super::kept::{KeptGame, Started};
@@ -314,9 +315,11 @@ fn referee_moves(
         let [hub, pdn] = match record.play_text(&text) {
             Some(texts) => texts,
             None => {
-                let mut why = format!("illegal move {}", excerpt(&text));
+                // What an engine or a DXP peer wrote is shown escaped: it goes to the terminal.
+                let mut why = format!("illegal move {}", printable(&excerpt(&text)));
                 if let Some(said) = &answer.error {
-                    why.push_str(&format!(" (the engine said: {})", excerpt(said)));
+                    let said = printable(&excerpt(said)).into_owned();
+                    why.push_str(&format!(" (the engine said: {said})"));
                 }
                 return forfeit(side, why, false, pdn_moves);
             }
