@@ -557,3 +557,167 @@ fn tiny_sudden_death_clocks_are_never_overrun() {
         .unwrap_or_else(|| panic!("no time per game line: {out}"));
     assert!(used > 0.05 && used <= 0.3, "{out}");
 }
+
+/// A match of `polydam hub` (White) against the fake in `mode` (Black), one game at depth 1,
+/// with `extra` options and the environment variable `env` set. Returns the match's output,
+/// its exit time, and the most memory it held (its VmHWM, read from /proc while it runs).
+fn watched_match(
+    mode: &str,
+    extra: &[&str],
+    env: (&str, &std::path::Path),
+) -> (String, std::time::SystemTime, u64) {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let (polydam, bad) = (polydam_engine(), fake(mode));
+    let mut child = crate::common::polydam()
+        .arg("match")
+        .args(["--engine", &polydam, "--engine", &bad, "--games", "1"])
+        .args(["--depth", "1", "--max-plies", "30", "--quiet"])
+        .args(extra)
+        .env(env.0, env.1)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("polydam runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let status = format!("/proc/{}/status", child.id());
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut hwm_kib = 0u64;
+    let exited = loop {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            let field = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            hwm_kib = hwm_kib.max(field.unwrap_or(0));
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            break std::time::SystemTime::now();
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("polydam match did not end");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = reader.join().expect("stdout read");
+    (out, exited, hwm_kib)
+}
+
+/// The times (seconds since the epoch) at which the fake engine was told `go`.
+fn go_times(log: &std::path::Path) -> Vec<f64> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let _ = std::fs::remove_file(log);
+    text.lines()
+        .filter_map(|l| l.strip_prefix("go "))
+        .filter_map(|t| t.parse().ok())
+        .collect()
+}
+
+/// An engine that floods its output, in lines or in one endless line, forfeits on time within
+/// its deadline plus a second, and the referee's memory stays under 100 MB (it once grew to
+/// 3.5 GB, and a 3 s forfeit took 34 s).
+#[test]
+fn a_flooding_engine_forfeits_within_its_deadline_in_bounded_memory() {
+    for mode in ["flood", "longline"] {
+        let log = temp_file(&format!("{mode}.log"));
+        let _ = std::fs::remove_file(&log);
+        let (out, exited, hwm_kib) =
+            watched_match(mode, &["--move-timeout", "2"], ("FAKE_HUB_LOG", &log));
+        assert!(
+            out.contains(&format!(
+                "game 1: fake-{mode} loses: time forfeit (no move within 2.00 s)"
+            )),
+            "{mode}: {out}"
+        );
+        let gos = go_times(&log);
+        assert_eq!(gos.len(), 1, "{mode}: {gos:?}");
+        let exit = exited
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("a clock after 1970")
+            .as_secs_f64();
+        let took = exit - gos[0];
+        assert!(
+            took <= 3.0,
+            "{mode}: the match ended {took:.2} s after the engine's go (deadline 2 s)"
+        );
+        assert!(
+            hwm_kib < 100 * 1024,
+            "{mode}: the referee held {} MB",
+            hwm_kib / 1024
+        );
+    }
+}
+
+/// An engine that writes a second `done` after its move (here a second before its next
+/// turn): the stale `done` is dropped by the ping/pong before the next `pos`, never played.
+#[test]
+fn a_second_done_never_becomes_the_next_move() {
+    let pdn = temp_file("twice.pdn");
+    let (out, _, _) = watched_match(
+        "twice",
+        &["--move-timeout", "3", "--pdn", pdn.to_str().unwrap()],
+        ("FAKE_HUB_LOG", &temp_file("twice.log")),
+    );
+    let _ = std::fs::remove_file(temp_file("twice.log"));
+    assert!(
+        out.contains("game 1: fake-twice loses: time forfeit (no move within 3.00 s)"),
+        "the stale done was taken for a move: {out}"
+    );
+    let text = std::fs::read_to_string(&pdn).expect("PDN written");
+    let _ = std::fs::remove_file(&pdn);
+    let movetext: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('[') && !l.is_empty())
+        .flat_map(str::split_whitespace)
+        .filter(|t| !t.ends_with('.') && *t != "2-0")
+        .collect();
+    assert_eq!(movetext.len(), 3, "{text}");
+    assert_eq!(movetext[1], "19-23", "{text}");
+}
+
+/// An engine killed after a time forfeit (and one that quits at the end) takes the processes
+/// it started with it: the referee kills its whole process group.
+#[test]
+fn no_child_of_a_killed_engine_survives() {
+    let pids = temp_file("spawn.pids");
+    let _ = std::fs::remove_file(&pids);
+    let (out, _, _) = watched_match("spawn", &["--move-timeout", "1"], ("FAKE_HUB_PIDS", &pids));
+    assert!(
+        out.contains("game 1: fake-spawn loses: time forfeit"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&pids).expect("the fake wrote its child's pid");
+    let _ = std::fs::remove_file(&pids);
+    let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    assert!(!pids.is_empty());
+    // Alive: /proc/PID exists and the process is not a zombie.
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+        })
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while pids.iter().any(|&p| alive(p)) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let survivors: Vec<u32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    for pid in &survivors {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+    }
+    assert!(
+        survivors.is_empty(),
+        "children still running: {survivors:?} of {pids:?}"
+    );
+}

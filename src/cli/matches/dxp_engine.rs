@@ -24,6 +24,7 @@ use polydam_protocol::dxp::session::Deaf;
 
 use super::engine::{Answer, EngineFailure};
 use super::kept::Kept;
+use super::process::{kill_group, own_group};
 use super::settings::{DxpTarget, RefereeConfig, TimeControl};
 use crate::pdn::PdnResult;
 
@@ -92,13 +93,15 @@ impl DxpEngine {
                     .map(|a| a.replace("{port}", &port.to_string()))
                     .collect();
                 let program = args.first().ok_or("empty engine command")?;
-                let mut child = Command::new(program)
-                    .args(&args[1..])
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .map_err(|e| format!("cannot start '{}': {e}", args.join(" ")))?;
+                let mut child = own_group(
+                    Command::new(program)
+                        .args(&args[1..])
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null()),
+                )
+                .spawn()
+                .map_err(|e| format!("cannot start '{}': {e}", args.join(" ")))?;
                 let addr = SocketAddr::from(([127, 0, 0, 1], port));
                 let until = Instant::now() + timeout;
                 let conn = loop {
@@ -111,8 +114,7 @@ impl DxpEngine {
                     match Connection::connect(&addr, Duration::from_millis(500)) {
                         Ok(conn) => break conn,
                         Err(e) if Instant::now() >= until => {
-                            let _ = child.kill();
-                            let _ = child.wait();
+                            kill_group(&mut child);
                             return Err(format!(
                                 "'{}' does not listen on port {port} after {:.1} s ({e})",
                                 args.join(" "),
@@ -257,8 +259,7 @@ impl DxpEngine {
     pub fn kill(&mut self) {
         self.conn.close();
         if let Some(child) = &mut self.child {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_group(child);
         }
     }
 }
@@ -272,12 +273,12 @@ impl Drop for DxpEngine {
             let until = Instant::now() + Duration::from_millis(300);
             while Instant::now() < until {
                 if let Ok(Some(_)) = child.try_wait() {
-                    return;
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(5));
             }
-            let _ = child.kill();
-            let _ = child.wait();
+            // Whatever it started goes with it.
+            kill_group(child);
         }
     }
 }

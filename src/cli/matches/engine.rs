@@ -2,15 +2,30 @@
 //!
 //! The child's stdout is read by a thread that forwards each line through a channel, so that
 //! every read can have a deadline: an engine that never answers is detected, not waited for.
+//! What an engine writes is bounded however much it writes: a line longer than
+//! [`MAX_ENGINE_LINE`] is dropped as it streams in, the channel holds at most
+//! [`BUFFERED_LINES`] lines (the reader, and so the engine's writes, wait while it is full),
+//! and every read stops at its deadline even while lines keep coming. Before each move the
+//! referee sends `ping` and drops everything up to the `pong`, so that nothing written after
+//! an earlier answer (a second `done`) is taken for this one. The engine runs in a process
+//! group of its own, killed whole.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
 use polydam_protocol::lexer::lex;
 
+use super::process::{kill_group, own_group};
 use super::settings::EngineSpec;
+
+/// The longest line of an engine's output that is read, in bytes: longer ones are dropped
+/// as they stream in (an `info` line with a whole principal variation takes a few hundred).
+pub const MAX_ENGINE_LINE: usize = 64 * 1024;
+/// The most lines of an engine's output waiting for the referee; with [`MAX_ENGINE_LINE`], the
+/// memory one engine's output can take (4 MiB).
+pub const BUFFERED_LINES: usize = 64;
 
 /// Why an engine failed during a game. Each loses the game for the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,40 +72,26 @@ impl HubEngine {
     /// Each answer must come within `timeout`.
     pub fn start(spec: &EngineSpec, variant: &str, timeout: Duration) -> Result<Self, String> {
         let program = spec.command.first().ok_or("empty engine command")?;
-        let mut child = Command::new(program)
-            .args(&spec.command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
+        let mut child = own_group(
+            Command::new(program)
+                .args(&spec.command[1..])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        )
+        .spawn()
+        .map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(i), Some(o)) => (i, o),
             _ => {
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_group(&mut child);
                 return Err("cannot open the engine's pipes".into());
             }
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(BUFFERED_LINES);
         let reader = std::thread::Builder::new()
             .name("match-engine-reader".into())
-            .spawn(move || {
-                let mut input = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match input.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
-                    }
-                }
-            });
+            .spawn(move || forward_lines(stdout, &tx));
         let mut engine = HubEngine {
             child,
             stdin,
@@ -206,9 +207,13 @@ impl HubEngine {
         written.map_err(|_| EngineFailure::Crashed(self.exit_text()))
     }
 
-    /// The next line, or a failure at `deadline` or when the engine's output closes.
+    /// The next line, or a failure at `deadline` (even while lines keep coming) or when the
+    /// engine's output closes.
     fn read_line(&mut self, deadline: Instant) -> Result<String, EngineFailure> {
         let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(EngineFailure::Timeout);
+        }
         match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(EngineFailure::Timeout),
@@ -248,9 +253,7 @@ impl HubEngine {
         level_lines: &[String],
         timeout: Duration,
     ) -> Result<Answer, EngineFailure> {
-        // Lines left over from an earlier exchange (a second `done`, say) must not be taken
-        // for the answer to this one.
-        while self.lines.try_recv().is_ok() {}
+        self.sync(timeout)?;
         self.send(pos_line)?;
         for level in level_lines {
             self.send(level)?;
@@ -293,21 +296,81 @@ impl HubEngine {
         }
     }
 
-    /// Ends the process at once.
+    /// Sends `ping` and drops every line up to its `pong`: lines left over from an earlier
+    /// exchange (a second `done`, `info` lines written after `done`) are never taken for the
+    /// answer to the next one, however late they came. The `pong` must come within `timeout`.
+    fn sync(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
+        self.send("ping")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.read_line(deadline) {
+                Ok(line) if line.split_whitespace().next() == Some("pong") => return Ok(()),
+                Ok(_) => {}
+                Err(EngineFailure::Timeout) => {
+                    return Err(EngineFailure::Protocol(format!(
+                        "no pong to ping within {:.2} s",
+                        timeout.as_secs_f64()
+                    )))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Ends the process and every process of its group at once.
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
+    }
+}
+
+/// The reader thread: forwards each line of `stdout` (without its line break, invalid UTF-8
+/// replaced) through `tx`, waiting while the channel is full; a line longer than
+/// [`MAX_ENGINE_LINE`] is dropped as it streams in. Ends at the end of the output or when the
+/// engine is dropped.
+fn forward_lines(stdout: ChildStdout, tx: &SyncSender<String>) {
+    let mut input = BufReader::with_capacity(16 * 1024, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    let mut overlong = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok([]) => return,
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        let (part, used, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if !overlong && line.len() + part.len() <= MAX_ENGINE_LINE {
+            line.extend_from_slice(part);
+        } else {
+            overlong = true;
+            line = Vec::new();
+        }
+        input.consume(used);
+        if ends {
+            if !overlong {
+                let text = String::from_utf8_lossy(&line).trim_end().to_owned();
+                if tx.send(text).is_err() {
+                    return;
+                }
+            }
+            line.clear();
+            overlong = false;
+        }
     }
 }
 
 impl Drop for HubEngine {
     /// Sends `quit`, gives the engine a moment to leave, then kills it.
+    /// Processes the engine started are killed with it, whether it left or not.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }

@@ -21,6 +21,7 @@ mod games;
 pub mod kept;
 mod options;
 pub mod player;
+mod process;
 mod progress;
 pub mod referee;
 mod report;
