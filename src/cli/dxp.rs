@@ -96,9 +96,15 @@ pub struct DxpOptions {
     #[command(flatten)]
     pub opening_book: BookArgs,
     /// Seconds the opponent may take beyond its clock (or per answer when there is no clock)
-    /// before the game is ended.
+    /// before the game is ended, and that a follower's connection may go without a GAMEREQ
+    /// (from its start or the last game's end; other messages do not extend it).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Seconds a game may last before it is abandoned and its connection closed, so that no
+    /// opponent holds the program forever [default: twice the game's budget per player plus
+    /// 600, or 3600 without a clock].
+    #[arg(long, value_name = "SECS")]
+    pub game_limit: Option<f64>,
     /// The PDN file every game is appended to as it ends.
     #[arg(long, default_value = "polydam-dxp.pdn")]
     pub pdn: PathBuf,
@@ -129,6 +135,7 @@ impl Default for DxpOptions {
             tables: TablesArgs::default(),
             opening_book: BookArgs::default(),
             timeout: 60.0,
+            game_limit: None,
             pdn: "polydam-dxp.pdn".into(),
             connections: None,
         }
@@ -197,6 +204,14 @@ fn check_options(opts: &DxpOptions) -> Result<(), CliError> {
         return Err(CliError(format!(
             "--timeout must be a number of seconds above 0, up to 1000000, not {}",
             opts.timeout
+        )));
+    }
+    if let Some(limit) = opts
+        .game_limit
+        .filter(|&s| !(s.is_finite() && s > 0.0 && s <= 1e7))
+    {
+        return Err(CliError(format!(
+            "--game-limit must be a number of seconds above 0, up to 10000000, not {limit}"
         )));
     }
     super::check_depth(opts.depth)?;
@@ -292,6 +307,7 @@ fn play_session(
     let settings = Settings {
         name: o.name.clone(),
         timeout: Duration::from_secs_f64(o.timeout),
+        game_limit: o.game_limit.map(Duration::from_secs_f64),
         limits: Limits {
             depth: o.depth.map(Depth),
             nodes: o.nodes,

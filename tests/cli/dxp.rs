@@ -605,6 +605,135 @@ fn a_peers_names_and_chats_reach_stdout_and_the_pdn_escaped() {
     }
 }
 
+/// A DXP move in Hub text (`28x19x23`) as a MOVE message.
+fn dxp_move(hub: &str) -> DxpMove {
+    let squares: Vec<u8> = hub
+        .split(['-', 'x'])
+        .map(|s| s.parse().expect("a square"))
+        .collect();
+    DxpMove {
+        seconds: 0,
+        from: squares[0],
+        to: squares[1],
+        captured: squares[2..].to_vec(),
+    }
+}
+
+/// A MOVE message in Hub text, for the record.
+fn hub_text(m: &DxpMove) -> String {
+    let sep = if m.captured.is_empty() { "-" } else { "x" };
+    let mut text = format!("{}{sep}{}", m.from, m.to);
+    for c in &m.captured {
+        text.push_str(&format!("x{c}"));
+    }
+    text
+}
+
+/// The one-at-a-time listener is not held by a client that talks without playing (CHATs
+/// more often than `--timeout` no longer push the deadline back) nor by one that plays a game
+/// slowly, each move just within `--timeout` (`--game-limit`): both are cut off, and the next
+/// client plays.
+#[test]
+fn a_chatty_or_slow_client_frees_the_listener_after_the_limits() {
+    use polydam_engine::game::{Duplicates, MoveStyle};
+    let pdn = temp_file("limits.pdn");
+    let mut server = Dxp::start(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--connections",
+        "3",
+        "--timeout",
+        "1",
+        "--game-limit",
+        "3",
+        "--depth",
+        "1",
+        "--hash",
+        "1",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let port = server.port();
+
+    // 1. CHATs every 0.2 s: the connection is closed about a second after it opened.
+    let mut c = Client::connect(port);
+    let opened = Instant::now();
+    let closed = loop {
+        if opened.elapsed() > Duration::from_secs(10) {
+            break None;
+        }
+        if c.conn.send(&Message::Chat("still here".into())).is_err() {
+            break Some(opened.elapsed());
+        }
+        match c.conn.recv(Instant::now() + Duration::from_millis(200)) {
+            Err(RecvError::Closed { .. }) | Err(RecvError::Io(_)) => break Some(opened.elapsed()),
+            _ => {}
+        }
+    };
+    let closed = closed.expect("a chatty client held the listener for 10 s");
+    assert!(closed < Duration::from_secs(5), "closed after {closed:?}");
+    drop(c);
+
+    // 2. A game played slowly: every move 0.6 s after Polydam's, within --timeout 1, until
+    // the game limit of 3 s abandons it and closes the connection.
+    let mut c = Client::connect(port);
+    c.send(&gamereq(1, None));
+    assert!(matches!(c.recv(), Message::GameAcc(_)));
+    let started = Instant::now();
+    let mut record = GameRecord::<Intl>::new(Intl::start());
+    let mut moves = Vec::new();
+    let ended = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the game was never cut off"
+        );
+        Intl::generate(record.current(), Duplicates::Drop, &mut moves);
+        let mv = *moves.first().expect("a legal move");
+        let text = Intl::move_text(record.current(), &mv, MoveStyle::Hub);
+        std::thread::sleep(Duration::from_millis(600));
+        if c.conn.send(&Message::Move(dxp_move(&text))).is_err() {
+            break started.elapsed();
+        }
+        record.push(mv);
+        match c.conn.recv(Instant::now() + WAIT) {
+            Ok(Message::Move(m)) => {
+                record
+                    .push_text(&hub_text(&m))
+                    .expect("Polydam's move is legal");
+            }
+            Ok(Message::GameEnd(_)) | Err(_) => break started.elapsed(),
+            Ok(other) => panic!("unexpected {other:?}"),
+        }
+    };
+    assert!(
+        ended >= Duration::from_millis(2500) && ended < Duration::from_secs(6),
+        "the game ended after {ended:?}"
+    );
+    drop(c);
+
+    // 3. The listener is free: a game from the start, ended at once.
+    let mut c = Client::connect(port);
+    c.start_game();
+    c.first_move();
+    c.send(&Message::GameEnd(GameEnd {
+        reason: EndReason::Unspecified,
+        stop: true,
+    }));
+    assert!(matches!(c.recv(), Message::GameEnd(_)));
+    drop(c);
+    let (code, out, err) = server.finish();
+    assert!(
+        err.contains("no GAMEREQ within 1.0 s; closing the connection"),
+        "{err}"
+    );
+    assert!(
+        err.contains("game 1: game abandoned after 3.0 s, its limit (--game-limit)"),
+        "{err}"
+    );
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert_eq!(read_pdn(&pdn).len(), 2);
+}
+
 #[test]
 fn an_initiator_whose_follower_vanishes_saves_the_game() {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");

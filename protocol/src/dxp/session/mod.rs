@@ -75,12 +75,27 @@ pub struct Requests {
 pub struct Settings {
     /// The name sent in GAMEREQ, GAMEACC and CHAT.
     pub name: String,
-    /// How long the opponent may take beyond its clock (or per answer without a clock).
+    /// How long the opponent may take beyond its clock (or per answer without a clock), and
+    /// how long a follower's connection may go without a GAMEREQ (after it opens or a game
+    /// ends), whatever else arrives meanwhile.
     pub timeout: Duration,
+    /// The longest a game may last on the wall clock before it is abandoned and its
+    /// connection closed; `None` for [`default_game_limit`].
+    pub game_limit: Option<Duration>,
     /// The limits of each search (depth, nodes, move time); the game's clock is added.
     pub limits: Limits,
     /// The initiator's requests, or `None` for a follower.
     pub initiator: Option<Requests>,
+}
+
+/// The longest a game may last when the settings give no limit: twice the GAMEREQ's budget
+/// per player plus ten minutes, or an hour for a game without a clock. Without it an opponent
+/// that answers just within the timeout every move could hold a listener for days.
+pub fn default_game_limit(budget: Option<Duration>) -> Duration {
+    match budget {
+        Some(b) => b.saturating_mul(2).saturating_add(Duration::from_secs(600)),
+        None => Duration::from_secs(3600),
+    }
 }
 
 /// Games by how they ended, from Polydam's side.
@@ -323,9 +338,13 @@ impl<'a> DxpSession<'a> {
 
     /// The follower: answers GAMEREQs and plays, until the initiator closes the connection
     /// (or stays silent for the timeout between games).
+    ///
+    /// The wait for a GAMEREQ is one deadline, from the connection's start or the last game's
+    /// end: CHATs, refused GAMEREQs and other messages do not push it back, so that a client
+    /// that keeps talking without playing cannot hold a one-at-a-time listener.
     fn follow(&mut self, conn: &mut Connection) {
+        let mut deadline = Instant::now() + self.settings.timeout;
         loop {
-            let deadline = Instant::now() + self.settings.timeout;
             match conn.recv(deadline) {
                 Ok(Message::GameReq(req)) => {
                     let Some(spec) = self.accept(conn, &req) else {
@@ -334,6 +353,7 @@ impl<'a> DxpSession<'a> {
                     if self.play(conn, &spec) == After::Lost {
                         return;
                     }
+                    deadline = Instant::now() + self.settings.timeout;
                 }
                 Ok(Message::Chat(text)) => self.chat_from("the initiator", &text),
                 Ok(Message::BackReq { .. }) => {
@@ -355,7 +375,7 @@ impl<'a> DxpSession<'a> {
                 Err(RecvError::Closed { partial: false }) => return,
                 Err(RecvError::Timeout) => {
                     let secs = self.settings.timeout.as_secs_f64();
-                    let line = format!("no GAMEREQ within {secs:.0} s; closing the connection");
+                    let line = format!("no GAMEREQ within {secs:.1} s; closing the connection");
                     return self.report.warn(&line);
                 }
                 Err(e) => {

@@ -7,7 +7,7 @@ use polydam_engine::game::Side;
 use polydam_engine::search::{Clock, Limits};
 
 use super::exchange::{await_move, end_game, Confirmation, Decision};
-use super::{recv_text, After, DxpSession, Ears, GameSpec, PlayedGame};
+use super::{default_game_limit, recv_text, After, DxpSession, Ears, GameSpec, PlayedGame};
 use crate::dxp::conn::{Connection, RecvError};
 use crate::dxp::message::{DxpMove, EndReason, GameEnd, Message};
 
@@ -24,6 +24,10 @@ struct GameState {
     budget: Option<Duration>,
     /// When the side to move started thinking.
     turn_started: Instant,
+    /// When the game is abandoned, however it stands (the settings' game limit).
+    abandon_at: Instant,
+    /// The game limit.
+    limit: Duration,
 }
 
 /// How a game ended, as recorded.
@@ -72,10 +76,18 @@ impl DxpSession<'_> {
             spec.moves,
             from.map_or(String::new(), |fen| format!(", from {fen}"))
         ));
+        let budget = (spec.minutes > 0).then(|| Duration::from_secs(60 * u64::from(spec.minutes)));
+        let limit = self
+            .settings
+            .game_limit
+            .unwrap_or_else(|| default_game_limit(budget));
+        let now = Instant::now();
         let mut game = GameState {
             used: [Duration::ZERO; 2],
-            budget: (spec.minutes > 0).then(|| Duration::from_secs(60 * u64::from(spec.minutes))),
-            turn_started: Instant::now(),
+            budget,
+            turn_started: now,
+            abandon_at: now + limit,
+            limit,
         };
         let (ending, after) = self.game_loop(conn, spec, &mut game);
         if ending.fault {
@@ -108,6 +120,9 @@ impl DxpSession<'_> {
         game: &mut GameState,
     ) -> (Ending, After) {
         loop {
+            if Instant::now() >= game.abandon_at {
+                return abandon(conn, game);
+            }
             let ours = self.board.side_to_move() == spec.ours;
             let step = if ours {
                 self.our_turn(conn, spec, game)
@@ -173,7 +188,7 @@ impl DxpSession<'_> {
             b.saturating_sub(game.used[mover.index()])
         });
         let timeout = self.settings.timeout;
-        let deadline = waited_from + left + timeout;
+        let deadline = (waited_from + left + timeout).min(game.abandon_at);
         let mut ears = Ears {
             session: self,
             who: &spec.opponent,
@@ -198,6 +213,9 @@ impl DxpSession<'_> {
                 let why = self.malformed(conn, &text, &error.to_string());
                 let after = self.end_game(conn, EndReason::Unspecified, stop);
                 Some((Ending::fault(why), after))
+            }
+            Err(RecvError::Timeout) if Instant::now() >= game.abandon_at => {
+                Some(abandon(conn, game))
             }
             Err(RecvError::Timeout) => {
                 let why = format!(
@@ -343,6 +361,21 @@ impl DxpSession<'_> {
             Confirmation::Lost => After::Lost,
         }
     }
+}
+
+/// Ends a game that reached its limit: a GAMEEND that wants no more games, and the connection
+/// given up, so that the listener is free for the next one.
+fn abandon(conn: &mut Connection, game: &GameState) -> (Ending, After) {
+    let end = GameEnd {
+        reason: EndReason::Unspecified,
+        stop: true,
+    };
+    let _ = conn.send(&Message::GameEnd(end));
+    let why = format!(
+        "game abandoned after {:.1} s, its limit (--game-limit); connection closed",
+        game.limit.as_secs_f64()
+    );
+    (Ending::fault(why), After::Lost)
 }
 
 /// Our GAMEEND reason for a decision: we give up, see a draw, or see our win.
