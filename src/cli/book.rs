@@ -130,7 +130,7 @@ fn variant_of(given: Option<&str>, book: Option<&PathBuf>) -> Result<String, Cli
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
+    polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
 }
 

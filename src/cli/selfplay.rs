@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::CliError;
 use crate::forge::selfplay::{play_game, GameOutput, GameSpec, SelfplayError};
-use crate::openings::{parse_book, Opening};
+use crate::openings::{read_book, Opening};
 
 /// The stack of each game thread (the search recurses; as the Hub driver's search thread).
 const GAME_STACK: usize = 16 << 20;
@@ -83,12 +83,7 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
         let openings: Vec<Opening<G>> = match &o.book {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    CliError(format!("cannot read the book {}: {e}", path.display()))
-                })?;
-                parse_book::<G>(&text)?
-            }
+            Some(path) => read_book::<G>(path)?,
             None => Vec::new(),
         };
         run_games(o, G::NAME, self.out, &|spec, i| {

@@ -1,0 +1,260 @@
+//! Input files that are not files (issue 50, defects 4 and 5): a named pipe or an endless
+//! device (`/dev/zero`, or a link to it) where a table, a book, a weights file or training
+//! data should be is refused with a message naming it, at once, and the Hub plays on.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::common::Engine;
+
+/// How soon a refusal must come (a blocked open or an endless read never ends).
+const PROMPTLY: Duration = Duration::from_secs(1);
+
+/// How long a command may run before the test kills it and fails.
+const HUNG: Duration = Duration::from_secs(20);
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("polydam-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn utf8(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}
+
+/// Makes a named pipe at `path` (nobody ever writes to it).
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Replaces `path` with a symbolic link to `/dev/zero`.
+fn link_to_zero(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    std::os::unix::fs::symlink("/dev/zero", path).expect("symlink");
+}
+
+/// Runs `polydam args`, killing it after [`HUNG`]; returns its output and how long it ran.
+fn run(args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let mut child = crate::common::polydam()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("polydam starts");
+    loop {
+        match child.try_wait().expect("wait") {
+            Some(_) => break,
+            None if started.elapsed() > HUNG => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?} still running after {HUNG:?} (blocked or reading forever)");
+            }
+            None => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+    let elapsed = started.elapsed();
+    (child.wait_with_output().expect("output"), elapsed)
+}
+
+/// Runs `args`, which must fail with status 2 within [`PROMPTLY`], `message` on stderr.
+fn refused(args: &[&str], message: &str) -> String {
+    let (o, elapsed) = run(args);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(elapsed < PROMPTLY, "{args:?} took {elapsed:?}");
+    stderr
+}
+
+/// Runs `args`, which must succeed; returns stdout and stderr.
+fn ok(args: &[&str]) -> (String, String) {
+    let (o, _) = run(args);
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{args:?}: {stderr}");
+    (String::from_utf8_lossy(&o.stdout).into_owned(), stderr)
+}
+
+/// International's tables of up to 3 pieces, built once for every test of this module.
+fn tables() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = scratch("tables");
+        ok(&[
+            "egtb",
+            "build",
+            "--variant",
+            "international",
+            "--pieces",
+            "3",
+            "--dir",
+            utf8(&dir),
+            "-t",
+            "1",
+            "-q",
+        ]);
+        dir
+    })
+}
+
+/// A copy of [`tables`] in a fresh directory, to damage.
+fn tables_copy(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let from = tables().join("international");
+    let to = dir.join("international");
+    std::fs::create_dir_all(&to).expect("directory");
+    for entry in std::fs::read_dir(&from).expect("built") {
+        let path = entry.expect("entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().expect("name"))).expect("copied");
+        }
+    }
+    dir
+}
+
+fn probe_args(dir: &str) -> Vec<&str> {
+    vec![
+        "egtb",
+        "probe",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        dir,
+        "--fen",
+        "W:WK41:BK5",
+    ]
+}
+
+fn verify_args(dir: &str) -> Vec<&str> {
+    vec![
+        "egtb",
+        "verify",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--dir",
+        dir,
+        "-t",
+        "1",
+        "-q",
+        "--again",
+    ]
+}
+
+/// Sends `init` to the Hub engine `e`, which must answer `ready` within [`PROMPTLY`], with an
+/// `error` line holding `message` before it.
+fn hub_init_reports(e: &mut Engine, message: &str) {
+    let started = Instant::now();
+    e.send("init");
+    let (_, before) = e.until("ready");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("error message=") && l.contains(message)),
+        "{before:?}"
+    );
+    let elapsed = started.elapsed();
+    assert!(elapsed < PROMPTLY, "init took {elapsed:?}");
+}
+
+#[test]
+fn tables_that_are_pipes_or_endless_are_refused_at_once() {
+    let dir = tables_copy("pipes");
+    let d = utf8(&dir);
+    // Not the slice of the position probed (two kings, m0k1-m0k1): that one still serves.
+    let slice = dir.join("international").join("m0k2-m0k1.wdl");
+    for (spoil, what) in [
+        (
+            mkfifo as fn(&Path),
+            "a named pipe (FIFO), not a regular file",
+        ),
+        (link_to_zero, "a character device, not a regular file"),
+    ] {
+        spoil(&slice);
+        let message = format!("m0k2-m0k1.wdl: {what}");
+        // The probe warns and goes on with the other slices (this position is in another).
+        let (o, elapsed) = run(&probe_args(d));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{stderr}");
+        assert!(stderr.contains(&message), "{stderr}");
+        assert!(elapsed < PROMPTLY, "probe took {elapsed:?}");
+        refused(&verify_args(d), &message);
+        // The Hub reports it at once and plays on with the other slices.
+        let mut e = Engine::start();
+        e.send("hub");
+        e.until("wait");
+        e.send(&format!("set-param name=egtb-dir value={d}"));
+        e.send("set-param name=bb-size value=3");
+        hub_init_reports(&mut e, &message);
+        e.send("pos fen=W:WK41:BK5");
+        e.send("level depth=3");
+        e.send("go think");
+        e.until("done move=41-46*");
+        e.send("quit");
+        e.finish();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn data_books_and_weights_that_are_pipes_or_endless_are_refused() {
+    let dir = scratch("inputs");
+    let fifo = dir.join("pipe.txt");
+    mkfifo(&fifo);
+    let zero = dir.join("zero.txt");
+    link_to_zero(&zero);
+    let out = dir.join("out.txt");
+    for (path, what) in [
+        (&fifo, "a named pipe (FIFO), not a regular file"),
+        (&zero, "a character device, not a regular file"),
+        (
+            &PathBuf::from("/dev/zero"),
+            "a character device, not a regular file",
+        ),
+    ] {
+        let p = utf8(path);
+        let o = utf8(&out);
+        refused(&["train", p, "-o", o, "--epochs", "1"], what);
+        refused(&["book", "show", p], what);
+        refused(&["book", "show", p, "-v", "international"], what);
+        refused(&["book", "merge", p, "-o", o, "-v", "international"], what);
+        refused(
+            &["selfplay", "--games", "1", "-d", "1", "--book", p, "-o", o],
+            what,
+        );
+        refused(&["positions", p, "-o", o, "--count", "1"], what);
+        // The Hub refuses the book and the weights, keeps what it had, and plays.
+        let mut e = Engine::start();
+        e.send(&format!("set-param name=weights value={p}"));
+        let line = e.recv_within(PROMPTLY).unwrap_or_default();
+        assert!(
+            line.starts_with("error message=") && line.contains(what),
+            "{line}"
+        );
+        e.send(&format!("set-param name=book-file value={p}"));
+        hub_init_reports(&mut e, what);
+        e.send("pos start");
+        e.send("level depth=2");
+        e.send("go think");
+        e.until("done move=*");
+        e.send("quit");
+        e.finish();
+    }
+    assert!(!out.exists(), "nothing was written");
+    std::fs::remove_dir_all(&dir).ok();
+}
