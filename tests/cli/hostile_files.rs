@@ -1,6 +1,7 @@
-//! Input files that are not files (issue 50, defects 4 and 5): a named pipe or an endless
-//! device (`/dev/zero`, or a link to it) where a table, a book, a weights file or training
-//! data should be is refused with a message naming it, at once, and the Hub plays on.
+//! Input files that are not files and tables that lack a file (issue 50, defects 4, 5 and
+//! 11): a named pipe or an endless device (`/dev/zero`, or a link to it) where a table, a
+//! book, a weights file or training data should be is refused with a message naming it, at
+//! once, and the Hub plays on; a deleted `.dtc` file is reported, not silently dropped.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -208,6 +209,34 @@ fn tables_that_are_pipes_or_endless_are_refused_at_once() {
         e.send("quit");
         e.finish();
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_deleted_distance_file_is_reported() {
+    let dir = tables_copy("dtc");
+    let d = utf8(&dir);
+    // The slice of the position probed: two kings, a win in 3 plies.
+    let dtc = dir.join("international").join("m0k1-m0k1.dtc");
+    std::fs::remove_file(&dtc).expect("built with distances");
+    let message = "m0k1-m0k1.dtc: distance file missing";
+    // The probe still gives the value, and says why it has no distance.
+    let (out, err) = ok(&probe_args(d));
+    assert!(out.contains("win for white"), "{out}");
+    assert!(!out.contains("plies to conversion"), "{out}");
+    assert!(err.contains(message), "{err}");
+    // The verifier says so in one line instead of counting every distance wrong.
+    let err = refused(&verify_args(d), message);
+    assert!(!err.contains("inconsisten"), "{err}");
+    // The Hub reports it too.
+    let mut e = Engine::start();
+    e.send("hub");
+    e.until("wait");
+    e.send(&format!("set-param name=egtb-dir value={d}"));
+    e.send("set-param name=bb-size value=3");
+    hub_init_reports(&mut e, message);
+    e.send("quit");
+    e.finish();
     std::fs::remove_dir_all(&dir).ok();
 }
 
