@@ -1,7 +1,8 @@
-//! Input files that are not files and tables that lack a file (issue 50, defects 4, 5 and
-//! 11): a named pipe or an endless device (`/dev/zero`, or a link to it) where a table, a
-//! book, a weights file or training data should be is refused with a message naming it, at
-//! once, and the Hub plays on; a deleted `.dtc` file is reported, not silently dropped.
+//! Input files that are not files, outputs that are inputs, and interrupted writers (issue 50,
+//! defects 4, 5, 8 and 11): a named pipe or an endless device (`/dev/zero`, or a link to it)
+//! where a table, a book, a weights file or training data should be is refused with a message
+//! naming it, at once; a command never replaces its own input; an interrupted selfplay keeps
+//! the old data file; a deleted `.dtc` file is reported, not silently dropped.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -285,5 +286,89 @@ fn data_books_and_weights_that_are_pipes_or_endless_are_refused() {
         e.finish();
     }
     assert!(!out.exists(), "nothing was written");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A line of training data and a book line, both of International.
+const DATA: &str = "W:W31-50:B1-20 0.5 0 0\n";
+const BOOK: &str = "W:W31-50:B1-20 ; 32-28 10 33-28 9\n";
+
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = scratch("same");
+    let data = dir.join("data.txt");
+    let book = dir.join("openings.txt");
+    let link = dir.join("link.txt");
+    std::fs::write(&data, DATA).expect("written");
+    std::fs::write(&book, "32-28\n").expect("written");
+    std::os::unix::fs::symlink(&data, &link).expect("symlink");
+    let merged = dir.join("merged.book");
+    std::fs::write(&merged, BOOK).expect("written");
+    let (d, b, l, m) = (utf8(&data), utf8(&book), utf8(&link), utf8(&merged));
+    let message = "is also an input";
+    refused(&["train", d, "-o", d, "--epochs", "1"], message);
+    refused(&["train", d, "-o", l, "--epochs", "1"], message);
+    refused(&["positions", d, "-o", d, "--count", "1"], message);
+    refused(&["book", "merge", m, "-o", m], message);
+    refused(
+        &["selfplay", "--games", "1", "-d", "1", "--book", b, "-o", b],
+        message,
+    );
+    assert_eq!(std::fs::read_to_string(&data).expect("kept"), DATA);
+    assert_eq!(std::fs::read_to_string(&book).expect("kept"), "32-28\n");
+    assert_eq!(std::fs::read_to_string(&merged).expect("kept"), BOOK);
+    // Another output is fine.
+    ok(&["book", "merge", m, "-o", utf8(&dir.join("other.book"))]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_interrupted_selfplay_keeps_the_old_file() {
+    let dir = scratch("killed");
+    let out = dir.join("old.txt");
+    std::fs::write(&out, "old content\n").expect("written");
+    let mut child = crate::common::polydam()
+        .args([
+            "selfplay",
+            "--games",
+            "100000",
+            "-d",
+            "2",
+            "--max-plies",
+            "40",
+            "-q",
+            "-o",
+            utf8(&out),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("polydam starts");
+    let partial = dir.join(format!(".old.txt.tmp-{}", child.id()));
+    // Wait for a game to be written whole, then kill the run.
+    let started = Instant::now();
+    let data = |text: &str| text.lines().filter(|l| !l.starts_with('#')).count();
+    while data(&std::fs::read_to_string(&partial).unwrap_or_default()) < 1 {
+        assert!(
+            started.elapsed() < HUNG,
+            "no games written to {}",
+            partial.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("killed");
+    child.wait().expect("ended");
+    assert_eq!(
+        std::fs::read_to_string(&out).expect("kept"),
+        "old content\n"
+    );
+    // The games finished are in the temporary file, whole lines only.
+    let text = std::fs::read_to_string(&partial).expect("the games so far");
+    assert!(
+        text.starts_with("# polydam selfplay variant=international"),
+        "{text}"
+    );
+    assert!(text.ends_with('\n'), "a line cut: {text}");
     std::fs::remove_dir_all(&dir).ok();
 }
