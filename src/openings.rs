@@ -36,7 +36,7 @@ impl Random {
 
 /// Reads the book file at `path` ([`parse_book`]).
 pub fn read_book<G: Game>(path: &Path) -> Result<Vec<Opening<G>>, CliError> {
-    let text = std::fs::read_to_string(path)
+    let text = polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
         .map_err(|e| CliError(format!("cannot read the book {}: {e}", path.display())))?;
     parse_book::<G>(&text)
 }

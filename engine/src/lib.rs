@@ -17,6 +17,7 @@
 pub mod book;
 pub mod diagonal;
 pub mod egtb;
+pub mod files;
 pub mod game;
 pub mod hex;
 pub mod hint;

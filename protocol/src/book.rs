@@ -30,7 +30,7 @@ pub struct LoadedBook<G: Game> {
 
 /// Reads the book file at `path` for game `G`; the error names the file and the line.
 pub fn read_book_file<G: Game>(path: &Path) -> Result<OpeningBook<G>, String> {
-    let text = std::fs::read_to_string(path)
+    let text = polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
         .map_err(|e| format!("cannot read book {}: {e}", path.display()))?;
     OpeningBook::<G>::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -12,6 +12,7 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use polydam_protocol::book::DEFAULT_MARGIN;
 
 use super::CliError;
+use crate::files::{refuse_input_as_output, replace_with};
 use crate::forge::opening::{grow, GrowSpec, GrowStats};
 
 /// The subcommands of `polydam book`.
@@ -76,7 +77,7 @@ pub struct MergeOptions {
     /// The books, in order.
     #[arg(required = true)]
     pub books: Vec<PathBuf>,
-    /// The merged book to write.
+    /// The merged book to write (atomically, as `grow` writes; never one of the books read).
     #[arg(long, short = 'o')]
     pub output: PathBuf,
 }
@@ -99,6 +100,7 @@ pub fn run_book(cmd: &BookCommand, out: &mut dyn Write) -> Result<(), CliError> 
     match cmd {
         BookCommand::Grow(o) => run_grow(o, out),
         BookCommand::Merge(o) => {
+            refuse_input_as_output("-o", &o.output, o.books.iter().map(PathBuf::as_path))?;
             let variant = variant_of(o.variant.as_deref(), o.books.first())?;
             dispatch(&variant, MergeJob { opts: o, out })?
         }
@@ -130,7 +132,7 @@ fn variant_of(given: Option<&str>, book: Option<&PathBuf>) -> Result<String, Cli
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
+    polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))
 }
 
@@ -140,25 +142,14 @@ fn read_book<G: Game>(path: &Path) -> Result<OpeningBook<G>, CliError> {
 }
 
 /// Writes `book` to `path` through a temporary file in the same directory and a rename, so
-/// that `path` holds either the old book or the new one, never a part.
+/// that `path` holds either the old book or the new one, never a part
+/// ([`crate::files::OutputFile`]).
 pub fn write_book_atomically<G: Game>(
     book: &OpeningBook<G>,
     header: &str,
     path: &Path,
 ) -> Result<(), CliError> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| CliError(format!("{} is not a file name", path.display())))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let fail = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
-    std::fs::write(&tmp, book.to_text(header)).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    replace_with(path, &book.to_text(header))
 }
 
 /// Reads `I/K` (1 <= I <= K).

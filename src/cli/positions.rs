@@ -9,6 +9,7 @@ use polydam_engine::game::Game;
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::CliError;
+use crate::files::{refuse_input_as_output, OutputFile};
 use crate::forge::positions::{collect, Entry, PositionsSpec};
 
 /// Options of `polydam positions`.
@@ -21,7 +22,9 @@ pub struct PositionsOptions {
     /// whose ply increases.
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// The book to write (replaced if it exists): a comment line, then one position a line.
+    /// The book to write (replaced if it exists, once it is complete: through a temporary file
+    /// renamed at the end): a comment line, then one position a line. Never one of the data
+    /// files.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// Positions wanted.
@@ -83,7 +86,7 @@ fn write_book(
 ) -> Result<(), CliError> {
     let counts: Vec<u32> = (o.min_pieces..=o.max_pieces).collect();
     let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&o.output).map_err(io)?);
+    let mut file = OutputFile::create(&o.output)?;
     let data: Vec<String> = o
         .data
         .iter()
@@ -112,7 +115,7 @@ fn write_book(
     for (fen, _, _) in book {
         writeln!(file, "{fen}").map_err(io)?;
     }
-    file.flush().map_err(io)?;
+    file.commit()?;
 
     let out_err = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
     let per_count: Vec<String> = counts
@@ -149,6 +152,7 @@ pub fn run_positions(opts: &PositionsOptions, mut out: &mut dyn Write) -> Result
 }
 
 fn run_positions_to<W: Write>(opts: &PositionsOptions, out: &mut W) -> Result<(), CliError> {
+    refuse_input_as_output("-o", &opts.output, opts.data.iter().map(PathBuf::as_path))?;
     if opts.count == 0 {
         return Err(CliError("--count must be at least 1".into()));
     }

@@ -2,8 +2,10 @@
 //! (one per thread) and are written in game order to the data file, then a summary is
 //! printed.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use polydam_engine::game::{Game, Outcome};
@@ -12,13 +14,15 @@ use polydam_engine::variants::{dispatch, GameVisitor};
 use rayon::prelude::*;
 
 use super::CliError;
+use crate::files::{refuse_input_as_output, OutputFile};
 use crate::forge::selfplay::{play_game, GameOutput, GameSpec, SelfplayError};
-use crate::openings::{parse_book, Opening};
+use crate::openings::{read_book, Opening};
 
 /// The stack of each game thread (the search recurses; as the Hub driver's search thread).
 const GAME_STACK: usize = 16 << 20;
 
-/// Games played in parallel before their positions are written (bounds the memory held).
+/// Games handed to the pool at a time (bounds the finished games held until an earlier one
+/// is written).
 const BLOCK: usize = 256;
 
 /// Options of `polydam selfplay`.
@@ -33,7 +37,10 @@ pub struct SelfplayOptions {
     /// Seed of the run: game i uses a seed derived from (seed, i). Give each shard its own.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The data file to write (replaced if it exists).
+    /// The data file to write, replaced when the run ends. Until then the games are written to
+    /// a temporary file beside it (`.NAME.tmp-PID`), each whole as it finishes: a run
+    /// interrupted leaves the old file as it was, and the games finished so far in that
+    /// temporary file. Never the `--book` file.
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// Search depth per move (6 when neither --depth nor --nodes is given).
@@ -83,12 +90,7 @@ impl<W: Write> GameVisitor for SelfplayJob<'_, W> {
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
         let openings: Vec<Opening<G>> = match &o.book {
-            Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    CliError(format!("cannot read the book {}: {e}", path.display()))
-                })?;
-                parse_book::<G>(&text)?
-            }
+            Some(path) => read_book::<G>(path)?,
             None => Vec::new(),
         };
         run_games(o, G::NAME, self.out, &|spec, i| {
@@ -133,8 +135,7 @@ fn run_games(
         .map_err(|e| CliError(format!("cannot start the game threads: {e}")))?;
 
     let io = |e: std::io::Error| CliError(format!("cannot write {}: {e}", o.output.display()));
-    let file = std::fs::File::create(&o.output).map_err(io)?;
-    let mut file = std::io::BufWriter::new(file);
+    let mut file = OutputFile::create(&o.output)?;
     writeln!(
         file,
         "# polydam selfplay variant={} seed={} games={} depth={} nodes={} random-plies={} \
@@ -154,37 +155,92 @@ fn run_games(
 
     let bar = super::games_bar(o.games, o.quiet);
 
+    file.flush_now()?;
+
     let started = Instant::now();
-    let mut totals = Totals::default();
+    let writer = Mutex::new(InOrder {
+        file,
+        next: 0,
+        finished: BTreeMap::new(),
+        totals: Totals::default(),
+        error: None,
+    });
     let mut first = 0;
     while first < o.games {
         let last = (first + BLOCK).min(o.games);
-        let games: Vec<Result<GameOutput, SelfplayError>> = pool.install(|| {
-            (first..last)
-                .into_par_iter()
-                .map(|i| {
-                    let game = play(&spec, i);
-                    bar.inc(1);
-                    game
-                })
-                .collect()
+        pool.install(|| {
+            (first..last).into_par_iter().for_each(|i| {
+                let game = play(&spec, i);
+                bar.inc(1);
+                if let Ok(mut w) = writer.lock() {
+                    w.finished.insert(i, game);
+                    w.write_ready();
+                }
+            })
         });
-        for game in games {
-            let game = game.map_err(|e| CliError(e.0))?;
-            for line in &game.lines {
-                writeln!(file, "{line}").map_err(io)?;
-            }
-            totals.add(&game);
+        let w = writer
+            .lock()
+            .map_err(|_| CliError("a game thread failed".into()))?;
+        if let Some(e) = &w.error {
+            return Err(e.clone());
         }
-        bar.set_message(format!("{} positions", totals.positions));
+        bar.set_message(format!("{} positions", w.totals.positions));
         first = last;
     }
-    file.flush().map_err(io)?;
+    let w = writer
+        .into_inner()
+        .map_err(|_| CliError("a game thread failed".into()))?;
+    if w.next < o.games {
+        return Err(CliError(format!(
+            "{} of {} games were not written",
+            o.games - w.next,
+            o.games
+        )));
+    }
+    w.file.commit()?;
+    let totals = w.totals;
     bar.finish_and_clear();
 
     totals
         .summary(out, started.elapsed().as_secs_f64(), o)
         .map_err(|e| CliError(format!("cannot write output: {e}")))
+}
+
+/// The data file of a run being written: each game whole, in game order, as soon as it and
+/// every game before it have finished (held until then), and flushed at once, so that a
+/// killed run loses no game written.
+struct InOrder {
+    file: OutputFile,
+    /// The next game to write.
+    next: usize,
+    /// Games finished before some game ahead of them.
+    finished: BTreeMap<usize, Result<GameOutput, SelfplayError>>,
+    totals: Totals,
+    /// The first failure (of a game, or of the writing): nothing more is written.
+    error: Option<CliError>,
+}
+
+impl InOrder {
+    /// Writes the games that are next in order.
+    fn write_ready(&mut self) {
+        while self.error.is_none() {
+            let Some(game) = self.finished.remove(&self.next) else {
+                return;
+            };
+            self.next += 1;
+            let written = game.map_err(|e| CliError(e.0)).and_then(|game| {
+                for line in &game.lines {
+                    writeln!(self.file, "{line}").map_err(|e| self.file.error(e))?;
+                }
+                self.file.flush_now()?;
+                self.totals.add(&game);
+                Ok(())
+            });
+            if let Err(e) = written {
+                self.error = Some(e);
+            }
+        }
+    }
 }
 
 impl Totals {
@@ -239,6 +295,7 @@ fn run_selfplay_to<W: Write>(opts: &SelfplayOptions, out: &mut W) -> Result<(), 
     if opts.nodes == Some(0) {
         return Err(CliError("--nodes must be at least 1".into()));
     }
+    refuse_input_as_output("-o", &opts.output, opts.book.as_deref())?;
     dispatch(
         &opts.variant,
         SelfplayJob {

@@ -17,6 +17,7 @@ use crate::forge::train::logistic::{self, TrainConfig};
 use crate::forge::train::{data_variant, load, Loaded, SampleSpec};
 
 use super::CliError;
+use crate::files::{refuse_input_as_output, replace_with};
 
 /// Options of `polydam train`.
 #[derive(clap::Args, Clone, Debug)]
@@ -41,7 +42,8 @@ pub struct TrainOptions {
     /// evaluation, which the weights then correct).
     #[arg(long, default_value = "none", value_parser = parse_base)]
     pub base: Base,
-    /// The weights file to write.
+    /// The weights file to write (replaced once complete, through a temporary file renamed at
+    /// the end; never one of the data files).
     #[arg(long, short = 'o')]
     pub output: PathBuf,
     /// Name every feature in the weights file (for reading it; the file gets larger).
@@ -130,8 +132,7 @@ fn write_weights<G: Features>(
     };
     let name = |i| G::feature_name(kind, i);
     let text = file.to_text(o.names.then_some(&name as &dyn Fn(usize) -> String));
-    std::fs::write(&o.output, text)
-        .map_err(|e| CliError(format!("cannot write {}: {e}", o.output.display())))
+    replace_with(&o.output, &text)
 }
 
 struct TrainJob<'a, W: Write> {
@@ -265,6 +266,7 @@ pub fn run_train(opts: &TrainOptions, mut out: &mut dyn Write) -> Result<(), Cli
 }
 
 fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliError> {
+    refuse_input_as_output("-o", &opts.output, opts.data.iter().map(PathBuf::as_path))?;
     if opts.epochs == 0 {
         return Err(CliError("--epochs must be at least 1".into()));
     }

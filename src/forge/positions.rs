@@ -65,7 +65,7 @@ pub fn collect<G: Game>(
     let mut games_read = 0usize;
     'files: for path in data {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
             .map_err(|e| PositionsError(format!("cannot read {name}: {e}")))?;
         for game in games_of(&text, &name)? {
             if book.len() >= o.count {

@@ -7,6 +7,7 @@ mod common;
 mod default_tables;
 mod dxp;
 mod egtb_cli;
+mod hostile_files;
 mod hub_bad_input;
 mod match_cli;
 mod play_cli;

@@ -491,9 +491,11 @@ pub fn write_file(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u6
     Ok(total)
 }
 
-/// Opens the table file `path` for reading: [`EgtbError::Missing`] when it is not there.
+/// Opens the table file `path` for reading: [`EgtbError::Missing`] when it is not there, an
+/// error without opening it when it is no regular file (a named pipe would block the opening,
+/// a device such as `/dev/zero` never ends: [`crate::files::open_regular`]).
 pub fn open_table(path: &Path) -> Result<File, EgtbError> {
-    File::open(path).map_err(|e| {
+    crate::files::open_regular(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             EgtbError::Missing {
                 path: path.to_path_buf(),
@@ -542,6 +544,10 @@ pub struct TableBytes {
 
 impl TableBytes {
     /// Reads `path` and checks it against the expected kind, variant and material.
+    ///
+    /// The header and the offset table are read first, and the file's size must be the one
+    /// they give before the data is read: a file that claims more than it holds, or holds
+    /// more than it claims, is refused without reading it whole.
     pub fn read(
         path: &Path,
         kind: Kind,
@@ -549,10 +555,39 @@ impl TableBytes {
         material: Material,
         positions: u64,
     ) -> Result<TableBytes, EgtbError> {
-        let mut bytes = Vec::new();
-        open_table(path)?
-            .read_to_end(&mut bytes)
-            .map_err(|e| EgtbError::io(path, e))?;
+        let io = |e: std::io::Error| EgtbError::io(path, e);
+        let file = open_table(path)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut r = file.take(len);
+        let mut bytes = vec![0u8; len.min(HEADER_BYTES as u64) as usize];
+        r.read_exact(&mut bytes).map_err(io)?;
+        let header = Header::parse(&bytes, path, kind, variant, material)?;
+        header.check_positions(path, positions)?;
+        let (data_at, data_len) = header.data_span(path, len)?;
+        let end_of_offsets = data_at as usize;
+        bytes.resize(end_of_offsets, 0);
+        r.read_exact(&mut bytes[HEADER_BYTES..]).map_err(io)?;
+        let last = end_of_offsets - 8;
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[last..]);
+        let claimed = u64::from_le_bytes(w);
+        if claimed != data_len {
+            return Err(EgtbError::damaged(
+                path,
+                format!(
+                    "{len} bytes, where its header and offsets make {}",
+                    data_at.saturating_add(claimed).saturating_add(8)
+                ),
+            ));
+        }
+        bytes.reserve_exact((len - data_at) as usize);
+        r.read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 != len {
+            return Err(EgtbError::damaged(
+                path,
+                "shorter than its size said while read",
+            ));
+        }
         Self::from_bytes(bytes, path, kind, variant, material, positions)
     }
 

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use crate::game::{Game, Outcome};
 pub use index::{Board, Material, Placement, SliceIndex};
-pub use probe::{TableProbe, TableSet};
+pub use probe::{dtc_missing, TableProbe, TableSet};
 
 /// A table value, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

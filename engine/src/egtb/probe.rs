@@ -102,6 +102,18 @@ pub trait TableProbe<G: Game>: Send + Sync {
     fn summary(&self) -> String;
 }
 
+/// The error for the `.dtc` file at `path` of a slice whose `.wdl` file was built with
+/// distances (its header records the largest) but which is gone: `PATH: distance file
+/// missing (...)`. The tables then give that slice's values without distances.
+pub fn dtc_missing(path: &Path) -> EgtbError {
+    EgtbError::Io {
+        path: path.to_path_buf(),
+        error: "distance file missing (its .wdl file was built with distances: build the \
+                slice again to restore them)"
+            .to_string(),
+    }
+}
+
 /// A `.dtc` file, read a block at a time.
 #[derive(Debug)]
 struct DtcFile {
@@ -193,6 +205,8 @@ impl<G: TableGame> TableSet<G> {
             _game: std::marker::PhantomData,
         };
         let mut missing = Vec::new();
+        // Slices there but not loaded (a slice loaded without its distances is counted loaded).
+        let mut unusable = 0;
         for m in slices::<G>(max_pieces) {
             let index = SliceIndex::new(board, m);
             let path = slice_path(&vdir, m, Kind::Wdl);
@@ -201,6 +215,13 @@ impl<G: TableGame> TableSet<G> {
                     let dtc_path = slice_path(&vdir, m, Kind::Dtc);
                     let dtc = match DtcFile::open(&dtc_path, G::NAME, m, index.size) {
                         Ok(d) => Some(d),
+                        // A `.wdl` built with distances records the largest one: its `.dtc`
+                        // was written beside it, and its absence is news (a slice without
+                        // wins or losses records 0 and needs none).
+                        Err(EgtbError::Missing { path }) if wdl.header.max_dtc > 0 => {
+                            set.problems.push(dtc_missing(&path).to_string());
+                            None
+                        }
                         Err(EgtbError::Missing { .. }) => None,
                         Err(e) => {
                             set.problems.push(e.to_string());
@@ -212,7 +233,10 @@ impl<G: TableGame> TableSet<G> {
                     set.slices[m.id()] = Some(Slice { index, wdl, dtc });
                 }
                 Err(EgtbError::Missing { .. }) => missing.push(m.name()),
-                Err(e) => set.problems.push(e.to_string()),
+                Err(e) => {
+                    unusable += 1;
+                    set.problems.push(e.to_string());
+                }
             }
         }
         if !missing.is_empty() {
@@ -221,7 +245,7 @@ impl<G: TableGame> TableSet<G> {
                 "{}: {} of {} slices up to {max_pieces} pieces missing ({}{})",
                 vdir.display(),
                 missing.len(),
-                missing.len() + set.loaded + set.problems.len(),
+                missing.len() + set.loaded + unusable,
                 shown.join(", "),
                 if missing.len() > shown.len() {
                     ", ..."

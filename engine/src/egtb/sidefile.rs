@@ -131,7 +131,7 @@ pub fn open_sized<'a>(
     expected: u64,
     what: &str,
 ) -> Result<Option<SumReader<'a>>, EgtbError> {
-    let file = match File::open(path) {
+    let file = match crate::files::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(EgtbError::io(path, e)),

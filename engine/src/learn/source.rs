@@ -10,6 +10,7 @@
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::path::Path;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -174,10 +175,12 @@ impl WeightsSource {
         }
         let mut files: Vec<NamedFile> = Vec::new();
         for path in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let text = std::fs::read_to_string(path).map_err(|e| WeightsError::Read {
-                path: path.to_string(),
-                reason: e.to_string(),
-            })?;
+            let text = crate::files::read_text(Path::new(path), crate::files::TEXT_LIMIT).map_err(
+                |e| WeightsError::Read {
+                    path: path.to_string(),
+                    reason: e.to_string(),
+                },
+            )?;
             let file = WeightsFile::parse(&text).map_err(|reason| WeightsError::Invalid {
                 path: path.to_string(),
                 reason,

@@ -25,7 +25,7 @@ use crate::forge::par::for_each_chunk_mut;
 fn is_built<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
     let ok = |kind: Kind| -> bool {
         let path = slice_path(vdir, m, kind);
-        let Ok(mut f) = std::fs::File::open(&path) else {
+        let Ok(mut f) = polydam_engine::files::open_regular(&path) else {
             return false;
         };
         let mut head = vec![0u8; codec::HEADER_BYTES];

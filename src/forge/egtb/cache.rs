@@ -13,7 +13,6 @@
 //! a checksum of everything before it (u64, [`polydam_engine::egtb::codec::checksum`]). The files are only a
 //! shortcut: deleting the `cache` directory loses nothing but time.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +39,7 @@ pub fn cache_path(vdir: &Path, m: Material) -> PathBuf {
 pub fn stored_checksum(path: &Path) -> Result<u64, EgtbError> {
     use std::io::{Seek, SeekFrom};
     let mut w = [0u8; 8];
-    File::open(path)
+    polydam_engine::files::open_regular(path)
         .and_then(|mut f| {
             f.seek(SeekFrom::End(-8))?;
             f.read_exact(&mut w)

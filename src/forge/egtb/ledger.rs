@@ -117,7 +117,7 @@ pub(super) fn read_records<T>(
     parse: impl Fn(&str) -> Option<T>,
     material: impl Fn(&T) -> Material,
 ) -> Result<(Vec<T>, Vec<String>), EgtbError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
         Err(e) => return Err(EgtbError::io(path, e)),

@@ -22,9 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use polydam_engine::egtb::codec::{self, Kind, TableBytes, BLOCK, DTC_CAP};
+use polydam_engine::egtb::codec::{self, Header, Kind, TableBytes, BLOCK, DTC_CAP};
 use polydam_engine::egtb::index::{Material, MenCache, Placement, SliceIndex};
-use polydam_engine::egtb::{slice_path, variant_dir, EgtbError, TableGame, Wdl};
+use polydam_engine::egtb::{dtc_missing, slice_path, variant_dir, EgtbError, TableGame, Wdl};
 use polydam_engine::game::{Duplicates, Game};
 
 use super::build::{load_full, needed, no_longer_needed, pairs};
@@ -254,6 +254,18 @@ fn take_recorded<G: TableGame>(
     Ok(fresh)
 }
 
+/// Whether slice `m`'s `.wdl` file was built with distances (its header records the largest,
+/// 0 without them or when the slice has no win): its `.dtc` file must then be there.
+fn built_with_distances<G: TableGame>(vdir: &Path, m: Material) -> Result<bool, EgtbError> {
+    use std::io::Read;
+    let path = slice_path(vdir, m, Kind::Wdl);
+    let mut head = [0u8; codec::HEADER_BYTES];
+    codec::open_table(&path)?
+        .read_exact(&mut head)
+        .map_err(|e| EgtbError::io(&path, e))?;
+    Ok(Header::parse(&head, &path, Kind::Wdl, G::NAME, m)?.max_dtc > 0)
+}
+
 /// The distances of a pair being checked, decoded whole (only this slice and its twin at a
 /// time), and their files' checksums; `None` for a slice without a `.dtc` file.
 struct PairDists<'a> {
@@ -281,6 +293,11 @@ impl<'a> PairDists<'a> {
                     }
                     out.dists.push(Some(all));
                     out.sums.push(Some(t.checksum()));
+                }
+                // Checking the values alone would find every distance the other slices'
+                // checks expect of this one wrong: the file's absence is the one thing to say.
+                Err(EgtbError::Missing { path }) if built_with_distances::<G>(vdir, c)? => {
+                    return Err(dtc_missing(&path));
                 }
                 Err(EgtbError::Missing { .. }) => {
                     out.dists.push(None);

@@ -5,9 +5,9 @@
 
 pub mod logistic;
 
-use std::io::BufRead;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use polydam_engine::files::{open_regular, read_line_limited, LINE_LIMIT};
 use polydam_engine::learn::features::{FeatureKind, Features};
 use polydam_engine::learn::weights::Base;
 use polydam_protocol::lexer::excerpt;
@@ -86,12 +86,15 @@ fn load_lines(
     let mut valid = Samples::new();
     let mut features = Vec::new();
     for path in o.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| DataError(format!("cannot read {}: {e}", path.display())))?;
-        let reader = std::io::BufReader::new(file);
-        for (n, line) in reader.lines().enumerate() {
+        let mut reader = std::io::BufReader::new(open_data(path)?);
+        let mut line = String::new();
+        for n in 0u64.. {
             let at = |why: String| DataError(format!("{}:{}: {why}", path.display(), n + 1));
-            let line = line.map_err(|e| at(format!("cannot read: {e}")))?;
+            if !read_line_limited(&mut reader, &mut line, LINE_LIMIT)
+                .map_err(|e| at(format!("cannot read: {e}")))?
+            {
+                break;
+            }
             if let Some(v) = header_variant(&line) {
                 if v != variant {
                     return Err(at(format!(
@@ -117,16 +120,26 @@ fn load_lines(
     Ok(Loaded { train, valid })
 }
 
+/// Opens the data file at `path`: a regular file only (a named pipe would block, a device
+/// such as `/dev/zero` never ends), read a line of at most [`LINE_LIMIT`] bytes at a time.
+fn open_data(path: &Path) -> Result<std::fs::File, DataError> {
+    open_regular(path).map_err(|e| DataError(format!("cannot read {}: {e}", path.display())))
+}
+
 /// The variant named by the first `# polydam selfplay` line of the first data file, if it
 /// has one before its first data line.
 pub fn data_variant(data: &[PathBuf]) -> Result<Option<String>, DataError> {
     let Some(path) = data.first() else {
         return Ok(None);
     };
-    let file = std::fs::File::open(path)
-        .map_err(|e| DataError(format!("cannot read {}: {e}", path.display())))?;
-    for line in std::io::BufReader::new(file).lines() {
-        let line = line.map_err(|e| DataError(format!("cannot read {}: {e}", path.display())))?;
+    let mut reader = std::io::BufReader::new(open_data(path)?);
+    let mut line = String::new();
+    loop {
+        let more = read_line_limited(&mut reader, &mut line, LINE_LIMIT)
+            .map_err(|e| DataError(format!("cannot read {}: {e}", path.display())))?;
+        if !more {
+            break;
+        }
         if let Some(v) = header_variant(&line) {
             return Ok(Some(v.to_string()));
         }
