@@ -66,12 +66,16 @@ impl Server {
 
     /// A raw HTTP/1.1 GET; answers the status code and the body.
     fn get(&self, path: &str) -> (u16, String) {
+        self.get_as(path, &self.addr)
+    }
+
+    /// A raw HTTP/1.1 GET with this `Host` header; answers the status code and the body.
+    fn get_as(&self, path: &str, host: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).expect("TCP connect");
         stream.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .expect("request sent");
         let mut reply = String::new();
@@ -505,60 +509,68 @@ fn serve_serves_the_page_and_refuses_other_sites() {
     }
 }
 
-#[test]
-fn serve_refuses_a_port_in_use() {
-    let server = Server::start(&[]);
-    let port = server.addr.rsplit(':').next().unwrap_or("0");
-    let out = crate::common::polydam()
-        .args(["serve", "--port", port])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot listen on"), "{err}");
+/// A WebSocket upgrade request to `server` with these `Host` and `Origin` headers.
+fn upgrade_request(server: &Server, host: &str, origin: &str) -> tungstenite::http::Request<()> {
+    tungstenite::http::Request::builder()
+        .uri(format!("ws://{}/ws", server.addr))
+        .header("Host", host)
+        .header("Origin", origin)
+        .header("Connection", "Upgrade")
+        .header("Upgrade", "websocket")
+        .header("Sec-WebSocket-Version", "13")
+        .header(
+            "Sec-WebSocket-Key",
+            tungstenite::handshake::client::generate_key(),
+        )
+        .body(())
+        .expect("a request")
 }
 
-/// `--open` runs the desktop's opener (`xdg-open`, here a script on `PATH` that writes down its
-/// argument) with the page's URL; without an opener the server warns and serves on.
-#[cfg(target_os = "linux")]
+/// DNS rebinding: a page of `evil.example` whose name now resolves to 127.0.0.1 sends
+/// `Host: evil.example:P` and a matching `Origin`. The Origin check alone let it in; the Host
+/// must be a loopback name or one the user allowed.
 #[test]
-fn serve_open_hands_the_url_to_the_opener() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("polydam-open-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let log = dir.join("opened");
-    let script = dir.join("xdg-open");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$1\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\n",
-            log.display()
-        ),
-    )
-    .expect("the script is written");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
-        .expect("the script is executable");
-    let path = format!(
-        "{}:{}",
-        dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let server = Server::start_with_env(&["--open"], &[("PATH", &path)]);
-    let started = Instant::now();
-    while !log.exists() {
-        assert!(started.elapsed() < TIMEOUT, "the opener was not run");
-        std::thread::sleep(Duration::from_millis(20));
+fn serve_refuses_a_rebound_host_name() {
+    let server = Server::start(&["--allow-host", "board.lan"]);
+    let port = server.addr.rsplit(':').next().unwrap_or("0").to_string();
+    let evil = format!("evil.example:{port}");
+    match tungstenite::connect(upgrade_request(&server, &evil, &format!("http://{evil}"))) {
+        Err(tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403);
+            let body =
+                String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).to_string();
+            assert!(
+                body.contains("evil.example") && body.contains("Host"),
+                "{body}"
+            );
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a WebSocket with Host {evil} was accepted"),
     }
-    let opened = std::fs::read_to_string(&log).expect("the opener's record");
-    assert_eq!(opened.trim(), format!("http://{}/", server.addr));
-    server.connect().welcome();
-
-    // No opener at all: the server still serves.
-    let empty = dir.join("empty");
-    std::fs::create_dir_all(&empty).expect("an empty directory");
-    let lonely = Server::start_with_env(&["--open"], &[("PATH", &empty.display().to_string())]);
-    lonely.connect().welcome();
-    drop(server);
-    drop(lonely);
-    let _ = std::fs::remove_dir_all(&dir);
+    // Every request, not only the WebSocket.
+    let (status, body) = server.get_as("/", &evil);
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(server.get_as("/", "evil.example").0, 403);
+    assert_eq!(server.get_as("/", "127.0.0.1.evil.example").0, 403);
+    assert_eq!(server.get_as("/", "localhost.evil.example:80").0, 403);
+    assert_eq!(server.get_as("/", "10.1.2.3").0, 403);
+    // Loopback names, with or without the port, and the name allowed.
+    for host in [
+        format!("localhost:{port}"),
+        "LocalHost".to_string(),
+        format!("127.0.0.1:{port}"),
+        "127.3.4.5".to_string(),
+        format!("[::1]:{port}"),
+        format!("board.lan:{port}"),
+    ] {
+        assert_eq!(server.get_as("/", &host).0, 200, "Host {host}");
+    }
+    let host = format!("localhost:{port}");
+    let (ws, _) = tungstenite::connect(upgrade_request(&server, &host, &format!("http://{host}")))
+        .expect("a loopback name may open the WebSocket");
+    if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    }
+    let mut page = Client { ws };
+    page.welcome();
 }
