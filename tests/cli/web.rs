@@ -574,3 +574,130 @@ fn serve_refuses_a_rebound_host_name() {
     let mut page = Client { ws };
     page.welcome();
 }
+
+/// One WebSocket text frame as a client sends it (masked, with the all-zero mask).
+fn client_frame(text: &str) -> Vec<u8> {
+    let len = text.len();
+    assert!(len < 126, "a short frame");
+    let mut frame = vec![0x81, 0x80 | len as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(text.as_bytes());
+    frame
+}
+
+/// The number of threads of process `pid` (Linux), if known.
+fn threads_of(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Threads:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Counts the `searching` and `done` messages in the raw bytes a WebSocket client reads
+/// (server frames are not masked, so the JSON is there as sent).
+#[derive(Default)]
+struct ReplyCount {
+    searching: usize,
+    done: usize,
+    tail: Vec<u8>,
+}
+
+impl ReplyCount {
+    fn add(&mut self, bytes: &[u8]) {
+        // Keep the end of the previous read so that a word split between reads is counted.
+        let keep = self.tail.len();
+        self.tail.extend_from_slice(bytes);
+        let count = |text: &[u8], word: &[u8]| {
+            text.windows(word.len())
+                .enumerate()
+                .filter(|(i, w)| *w == word && i + word.len() > keep)
+                .count()
+        };
+        self.searching += count(&self.tail, b"\"type\":\"searching\"");
+        self.done += count(&self.tail, b"\"type\":\"done\"");
+        let cut = self.tail.len().saturating_sub(32);
+        self.tail.drain(..cut);
+    }
+}
+
+/// One page sends 50,000 `analyse` requests as fast as it can (its replies drained by another
+/// thread); another page's `go depth 1` is still answered at once, and the server's threads
+/// stay bounded (it started one per request: 515).
+#[test]
+fn serve_answers_one_page_while_another_floods() {
+    const FLOOD: usize = 50_000;
+    let server = Server::start(&[]);
+    let mut calm = server.connect();
+    calm.welcome();
+
+    let (flooder, _) =
+        tungstenite::connect(format!("ws://{}/ws", server.addr)).expect("the WebSocket opens");
+    let MaybeTlsStream::Plain(stream) = flooder.get_ref() else {
+        panic!("a plain TCP stream");
+    };
+    let mut writer = stream.try_clone().expect("the stream is cloned");
+    let mut reader = stream.try_clone().expect("the stream is cloned");
+    reader.set_read_timeout(None).expect("no read timeout");
+    let counts = std::sync::Arc::new(std::sync::Mutex::new(ReplyCount::default()));
+    let drained = std::sync::Arc::clone(&counts);
+    let drain = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 1 << 16];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut c) = drained.lock() {
+                c.add(&buf[..n]);
+            }
+        }
+    });
+    let count = |f: fn(&ReplyCount) -> usize| counts.lock().map(|c| f(&c)).unwrap_or(0);
+    let flood: Vec<u8> = client_frame(r#"{"type":"analyse"}"#).repeat(FLOOD);
+    writer.write_all(&flood).expect("the flood is sent");
+    writer.flush().expect("flushed");
+
+    // While the server reads the flood, and after: the other page's engine answers at once.
+    let mut rounds = 0;
+    loop {
+        let handled = count(|c| c.searching);
+        let sent = Instant::now();
+        calm.send(json!({"type": "go", "depth": 1}));
+        let done = calm.expect("done");
+        let waited = sent.elapsed();
+        assert!(done["best"].is_string(), "{done}");
+        assert!(
+            waited < Duration::from_secs(1),
+            "go depth 1 answered after {waited:?} while another page floods \
+             ({handled} of its {FLOOD} requests answered)"
+        );
+        assert_eq!(history(&calm.expect("state")).len(), 1);
+        calm.send(json!({"type": "undo"}));
+        calm.expect("state");
+        rounds += 1;
+        if rounds >= 3 && handled >= FLOOD {
+            break;
+        }
+        assert!(
+            rounds < 300,
+            "the flood is not answered: {handled} of {FLOOD}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    #[cfg(target_os = "linux")]
+    if let Some(threads) = threads_of(server.child.id()) {
+        // The runtime's 2 workers, the main thread, the search pool (8 at most), slack.
+        assert!(threads <= 16, "{threads} threads after the flood");
+    }
+
+    // The flooding page is still served: its last analysis stops on request.
+    let before = count(|c| c.done);
+    writer
+        .write_all(&client_frame(r#"{"type":"stop"}"#))
+        .expect("stop sent");
+    let started = Instant::now();
+    while count(|c| c.done) == before {
+        assert!(started.elapsed() < TIMEOUT, "no done after stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.shutdown(std::net::Shutdown::Both);
+    drop(flooder);
+    let _ = drain.join();
+}

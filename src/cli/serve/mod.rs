@@ -312,6 +312,9 @@ pub fn run_serve(opts: &ServeOptions, out: &mut dyn Write) -> Result<(), CliErro
     session::use_tables(opts.tables.clone());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        // The blocking threads are the pool of search workers (nothing else blocks): one per
+        // connection at most, since each connection has at most one search job at a time.
+        .max_blocking_threads(opts.max_connections)
         .enable_all()
         .build()
         .map_err(|e| CliError(format!("cannot start the server's runtime: {e}")))?;
