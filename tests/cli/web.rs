@@ -701,3 +701,140 @@ fn serve_answers_one_page_while_another_floods() {
     drop(flooder);
     let _ = drain.join();
 }
+
+/// Connections that send nothing, send their headers a byte at a time, or stay idle after a
+/// request are closed after `--idle-timeout`; pages are still served.
+#[test]
+fn serve_closes_idle_and_slow_connections() {
+    let server = Server::start(&["--idle-timeout", "1"]);
+    let limit = Duration::from_secs(6);
+
+    // Nothing sent at all.
+    let started = Instant::now();
+    let mut idle = TcpStream::connect(&server.addr).expect("TCP connect");
+    idle.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    let mut buf = [0u8; 64];
+    let closed = matches!(idle.read(&mut buf), Ok(0) | Err(_));
+    assert!(closed, "the idle connection got an answer");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(800) && took < limit,
+        "an idle connection closed after {took:?}"
+    );
+
+    // Headers sent slowly, one line every 200 ms, never ending.
+    let started = Instant::now();
+    let mut slow = TcpStream::connect(&server.addr).expect("TCP connect");
+    slow.set_read_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout set");
+    let mut lines = 0;
+    let _ = write!(slow, "GET / HTTP/1.1\r\nHost: {}\r\n", server.addr);
+    loop {
+        assert!(
+            started.elapsed() < limit,
+            "a slow-header connection stays open after {:?} ({lines} lines sent)",
+            started.elapsed()
+        );
+        if write!(slow, "X-Slow-{lines}: x\r\n").is_err() {
+            break;
+        }
+        lines += 1;
+        match slow.read(&mut buf) {
+            Ok(0) => break,
+            Ok(_) => panic!("an answer to an unfinished request"),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => break,
+        }
+    }
+
+    // Idle after a request answered on a kept-alive connection.
+    let started = Instant::now();
+    let mut kept = TcpStream::connect(&server.addr).expect("TCP connect");
+    kept.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    write!(
+        kept,
+        "GET /board.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.addr
+    )
+    .expect("request sent");
+    let mut reply = Vec::new();
+    let _ = kept.read_to_end(&mut reply);
+    let took = started.elapsed();
+    assert!(
+        reply.starts_with(b"HTTP/1.1 200"),
+        "{:.80}",
+        String::from_utf8_lossy(&reply)
+    );
+    assert!(
+        took >= Duration::from_millis(800) && took < limit,
+        "a kept-alive connection closed after {took:?}"
+    );
+
+    // A page and a WebSocket idle beyond the timeout are still served.
+    assert_eq!(server.get("/").0, 200);
+    let mut page = server.connect();
+    page.welcome();
+    std::thread::sleep(Duration::from_millis(1500));
+    page.send(json!({"type": "state"}));
+    page.expect("state");
+}
+
+#[test]
+fn serve_refuses_a_port_in_use() {
+    let server = Server::start(&[]);
+    let port = server.addr.rsplit(':').next().unwrap_or("0");
+    let out = crate::common::polydam()
+        .args(["serve", "--port", port])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot listen on"), "{err}");
+}
+
+/// `--open` runs the desktop's opener (`xdg-open`, here a script on `PATH` that writes down its
+/// argument) with the page's URL; without an opener the server warns and serves on.
+#[cfg(target_os = "linux")]
+#[test]
+fn serve_open_hands_the_url_to_the_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("polydam-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let log = dir.join("opened");
+    let script = dir.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$1\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\n",
+            log.display()
+        ),
+    )
+    .expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let server = Server::start_with_env(&["--open"], &[("PATH", &path)]);
+    let started = Instant::now();
+    while !log.exists() {
+        assert!(started.elapsed() < TIMEOUT, "the opener was not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let opened = std::fs::read_to_string(&log).expect("the opener's record");
+    assert_eq!(opened.trim(), format!("http://{}/", server.addr));
+    server.connect().welcome();
+
+    // No opener at all: the server still serves.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("an empty directory");
+    let lonely = Server::start_with_env(&["--open"], &[("PATH", &empty.display().to_string())]);
+    lonely.connect().welcome();
+    drop(server);
+    drop(lonely);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,10 +10,12 @@ pub mod api;
 pub mod session;
 pub mod socket;
 
+use std::io::ErrorKind;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Request, State};
@@ -22,6 +24,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 
 use super::tables::TablesArgs;
 use super::CliError;
@@ -30,10 +34,19 @@ use super::CliError;
 pub const DEFAULT_PORT: u16 = 7070;
 /// Most connections served at once, by default.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 8;
+/// How long a connection may take to send a request's headers, or stay idle between two
+/// requests, by default (see [`ServeOptions::idle_timeout`]).
+pub const DEFAULT_IDLE_TIMEOUT: f64 = 10.0;
+/// The longest `--idle-timeout` accepted, in seconds.
+pub const MAX_IDLE_TIMEOUT: f64 = 3600.0;
 /// The WebSocket library's own limit on a message or frame: beyond it the connection is
 /// closed (code 1009). Below it, messages over [`api::MAX_MESSAGE_BYTES`] get an error reply
 /// and the connection goes on.
 pub const TRANSPORT_LIMIT: usize = 1024 * 1024;
+
+/// How long the server waits before accepting again after an error such as "too many open
+/// files" (the connections that hold them time out meanwhile).
+const ACCEPT_PAUSE: Duration = Duration::from_millis(200);
 
 const INDEX_HTML: &str = include_str!("web/index.html");
 const BOARD_JS: &str = include_str!("web/board.js");
@@ -59,9 +72,29 @@ pub struct ServeOptions {
     /// `--bind` address are always accepted; requests naming any other host are refused.
     #[arg(long = "allow-host", value_name = "NAME")]
     pub allow_hosts: Vec<String>,
+    /// Seconds a connection may take to send a request's headers, or stay idle between
+    /// requests, before it is closed (an open page's WebSocket is not affected).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_IDLE_TIMEOUT,
+          value_parser = parse_idle_timeout)]
+    pub idle_timeout: f64,
     /// The endgame tables of every game served (each variant's loaded at its first game).
     #[command(flatten)]
     pub tables: TablesArgs,
+}
+
+/// Reads `--idle-timeout`: seconds above 0 and at most [`MAX_IDLE_TIMEOUT`].
+fn parse_idle_timeout(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_IDLE_TIMEOUT {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "the timeout must be above 0 and at most {MAX_IDLE_TIMEOUT} seconds, not {text}"
+        ))
+    }
 }
 
 #[derive(Clone)]
@@ -336,10 +369,50 @@ pub fn run_serve(opts: &ServeOptions, out: &mut dyn Write) -> Result<(), CliErro
             open_browser(&url);
         }
         let allowed = AllowedHosts::new(opts.bind, &opts.allow_hosts);
-        axum::serve(listener, router(opts.max_connections, allowed))
-            .await
-            .map_err(|e| CliError(format!("the server stopped: {e}")))
+        let idle = Duration::from_secs_f64(opts.idle_timeout);
+        serve_http(listener, router(opts.max_connections, allowed), idle).await;
+        Ok(())
     })
+}
+
+/// Serves HTTP/1.1 on `listener` with `app` until the process stops.
+///
+/// Why not `axum::serve`: it cannot set hyper's header read timeout, and without it a
+/// connection that sends nothing, or its headers a byte at a time, holds its socket forever.
+/// hyper's timer starts when the connection waits for a request's headers (the first, or the
+/// next on a kept-alive connection) and closes the connection at `idle` unless the headers
+/// are complete; a WebSocket, once upgraded, is no longer HTTP and is not affected.
+async fn serve_http(listener: tokio::net::TcpListener, app: Router, idle: Duration) {
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // A connection that failed before it was accepted concerns only its client;
+                // anything else (no file descriptor left) passes with time.
+                if !matches!(
+                    e.kind(),
+                    ErrorKind::ConnectionAborted
+                        | ErrorKind::ConnectionReset
+                        | ErrorKind::ConnectionRefused
+                ) {
+                    tokio::time::sleep(ACCEPT_PAUSE).await;
+                }
+                continue;
+            }
+        };
+        // Replies are small: send them at once.
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new()).header_read_timeout(idle);
+            // An error here is one client's broken or timed-out connection: drop it.
+            let _ = http
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades()
+                .await;
+        });
+    }
 }
 
 #[cfg(test)]
