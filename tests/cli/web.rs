@@ -66,12 +66,16 @@ impl Server {
 
     /// A raw HTTP/1.1 GET; answers the status code and the body.
     fn get(&self, path: &str) -> (u16, String) {
+        self.get_as(path, &self.addr)
+    }
+
+    /// A raw HTTP/1.1 GET with this `Host` header; answers the status code and the body.
+    fn get_as(&self, path: &str, host: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.addr).expect("TCP connect");
         stream.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .expect("request sent");
         let mut reply = String::new();
@@ -503,6 +507,278 @@ fn serve_serves_the_page_and_refuses_other_sites() {
         Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("a cross-site WebSocket was accepted"),
     }
+}
+
+/// A WebSocket upgrade request to `server` with these `Host` and `Origin` headers.
+fn upgrade_request(server: &Server, host: &str, origin: &str) -> tungstenite::http::Request<()> {
+    tungstenite::http::Request::builder()
+        .uri(format!("ws://{}/ws", server.addr))
+        .header("Host", host)
+        .header("Origin", origin)
+        .header("Connection", "Upgrade")
+        .header("Upgrade", "websocket")
+        .header("Sec-WebSocket-Version", "13")
+        .header(
+            "Sec-WebSocket-Key",
+            tungstenite::handshake::client::generate_key(),
+        )
+        .body(())
+        .expect("a request")
+}
+
+/// DNS rebinding: a page of `evil.example` whose name now resolves to 127.0.0.1 sends
+/// `Host: evil.example:P` and a matching `Origin`. The Origin check alone let it in; the Host
+/// must be a loopback name or one the user allowed.
+#[test]
+fn serve_refuses_a_rebound_host_name() {
+    let server = Server::start(&["--allow-host", "board.lan"]);
+    let port = server.addr.rsplit(':').next().unwrap_or("0").to_string();
+    let evil = format!("evil.example:{port}");
+    match tungstenite::connect(upgrade_request(&server, &evil, &format!("http://{evil}"))) {
+        Err(tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 403);
+            let body =
+                String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).to_string();
+            assert!(
+                body.contains("evil.example") && body.contains("Host"),
+                "{body}"
+            );
+        }
+        Err(e) => panic!("refused for another reason: {e}"),
+        Ok(_) => panic!("a WebSocket with Host {evil} was accepted"),
+    }
+    // Every request, not only the WebSocket.
+    let (status, body) = server.get_as("/", &evil);
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(server.get_as("/", "evil.example").0, 403);
+    assert_eq!(server.get_as("/", "127.0.0.1.evil.example").0, 403);
+    assert_eq!(server.get_as("/", "localhost.evil.example:80").0, 403);
+    assert_eq!(server.get_as("/", "10.1.2.3").0, 403);
+    // Loopback names, with or without the port, and the name allowed.
+    for host in [
+        format!("localhost:{port}"),
+        "LocalHost".to_string(),
+        format!("127.0.0.1:{port}"),
+        "127.3.4.5".to_string(),
+        format!("[::1]:{port}"),
+        format!("board.lan:{port}"),
+    ] {
+        assert_eq!(server.get_as("/", &host).0, 200, "Host {host}");
+    }
+    let host = format!("localhost:{port}");
+    let (ws, _) = tungstenite::connect(upgrade_request(&server, &host, &format!("http://{host}")))
+        .expect("a loopback name may open the WebSocket");
+    if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    }
+    let mut page = Client { ws };
+    page.welcome();
+}
+
+/// One WebSocket text frame as a client sends it (masked, with the all-zero mask).
+fn client_frame(text: &str) -> Vec<u8> {
+    let len = text.len();
+    assert!(len < 126, "a short frame");
+    let mut frame = vec![0x81, 0x80 | len as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(text.as_bytes());
+    frame
+}
+
+/// The number of threads of process `pid` (Linux), if known.
+fn threads_of(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Threads:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Counts the `searching` and `done` messages in the raw bytes a WebSocket client reads
+/// (server frames are not masked, so the JSON is there as sent).
+#[derive(Default)]
+struct ReplyCount {
+    searching: usize,
+    done: usize,
+    tail: Vec<u8>,
+}
+
+impl ReplyCount {
+    fn add(&mut self, bytes: &[u8]) {
+        // Keep the end of the previous read so that a word split between reads is counted.
+        let keep = self.tail.len();
+        self.tail.extend_from_slice(bytes);
+        let count = |text: &[u8], word: &[u8]| {
+            text.windows(word.len())
+                .enumerate()
+                .filter(|(i, w)| *w == word && i + word.len() > keep)
+                .count()
+        };
+        self.searching += count(&self.tail, b"\"type\":\"searching\"");
+        self.done += count(&self.tail, b"\"type\":\"done\"");
+        let cut = self.tail.len().saturating_sub(32);
+        self.tail.drain(..cut);
+    }
+}
+
+/// One page sends 50,000 `analyse` requests as fast as it can (its replies drained by another
+/// thread); another page's `go depth 1` is still answered at once, and the server's threads
+/// stay bounded (it started one per request: 515).
+#[test]
+fn serve_answers_one_page_while_another_floods() {
+    const FLOOD: usize = 50_000;
+    let server = Server::start(&[]);
+    let mut calm = server.connect();
+    calm.welcome();
+
+    let (flooder, _) =
+        tungstenite::connect(format!("ws://{}/ws", server.addr)).expect("the WebSocket opens");
+    let MaybeTlsStream::Plain(stream) = flooder.get_ref() else {
+        panic!("a plain TCP stream");
+    };
+    let mut writer = stream.try_clone().expect("the stream is cloned");
+    let mut reader = stream.try_clone().expect("the stream is cloned");
+    reader.set_read_timeout(None).expect("no read timeout");
+    let counts = std::sync::Arc::new(std::sync::Mutex::new(ReplyCount::default()));
+    let drained = std::sync::Arc::clone(&counts);
+    let drain = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 1 << 16];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut c) = drained.lock() {
+                c.add(&buf[..n]);
+            }
+        }
+    });
+    let count = |f: fn(&ReplyCount) -> usize| counts.lock().map(|c| f(&c)).unwrap_or(0);
+    let flood: Vec<u8> = client_frame(r#"{"type":"analyse"}"#).repeat(FLOOD);
+    writer.write_all(&flood).expect("the flood is sent");
+    writer.flush().expect("flushed");
+
+    // While the server reads the flood, and after: the other page's engine answers at once.
+    let mut rounds = 0;
+    loop {
+        let handled = count(|c| c.searching);
+        let sent = Instant::now();
+        calm.send(json!({"type": "go", "depth": 1}));
+        let done = calm.expect("done");
+        let waited = sent.elapsed();
+        assert!(done["best"].is_string(), "{done}");
+        assert!(
+            waited < Duration::from_secs(1),
+            "go depth 1 answered after {waited:?} while another page floods \
+             ({handled} of its {FLOOD} requests answered)"
+        );
+        assert_eq!(history(&calm.expect("state")).len(), 1);
+        calm.send(json!({"type": "undo"}));
+        calm.expect("state");
+        rounds += 1;
+        if rounds >= 3 && handled >= FLOOD {
+            break;
+        }
+        assert!(
+            rounds < 300,
+            "the flood is not answered: {handled} of {FLOOD}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    #[cfg(target_os = "linux")]
+    if let Some(threads) = threads_of(server.child.id()) {
+        // The runtime's 2 workers, the main thread, the search pool (8 at most), slack.
+        assert!(threads <= 16, "{threads} threads after the flood");
+    }
+
+    // The flooding page is still served: its last analysis stops on request.
+    let before = count(|c| c.done);
+    writer
+        .write_all(&client_frame(r#"{"type":"stop"}"#))
+        .expect("stop sent");
+    let started = Instant::now();
+    while count(|c| c.done) == before {
+        assert!(started.elapsed() < TIMEOUT, "no done after stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.shutdown(std::net::Shutdown::Both);
+    drop(flooder);
+    let _ = drain.join();
+}
+
+/// Connections that send nothing, send their headers a byte at a time, or stay idle after a
+/// request are closed after `--idle-timeout`; pages are still served.
+#[test]
+fn serve_closes_idle_and_slow_connections() {
+    let server = Server::start(&["--idle-timeout", "1"]);
+    let limit = Duration::from_secs(6);
+
+    // Nothing sent at all.
+    let started = Instant::now();
+    let mut idle = TcpStream::connect(&server.addr).expect("TCP connect");
+    idle.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    let mut buf = [0u8; 64];
+    let closed = matches!(idle.read(&mut buf), Ok(0) | Err(_));
+    assert!(closed, "the idle connection got an answer");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(800) && took < limit,
+        "an idle connection closed after {took:?}"
+    );
+
+    // Headers sent slowly, one line every 200 ms, never ending.
+    let started = Instant::now();
+    let mut slow = TcpStream::connect(&server.addr).expect("TCP connect");
+    slow.set_read_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout set");
+    let mut lines = 0;
+    let _ = write!(slow, "GET / HTTP/1.1\r\nHost: {}\r\n", server.addr);
+    loop {
+        assert!(
+            started.elapsed() < limit,
+            "a slow-header connection stays open after {:?} ({lines} lines sent)",
+            started.elapsed()
+        );
+        if write!(slow, "X-Slow-{lines}: x\r\n").is_err() {
+            break;
+        }
+        lines += 1;
+        match slow.read(&mut buf) {
+            Ok(0) => break,
+            Ok(_) => panic!("an answer to an unfinished request"),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => break,
+        }
+    }
+
+    // Idle after a request answered on a kept-alive connection.
+    let started = Instant::now();
+    let mut kept = TcpStream::connect(&server.addr).expect("TCP connect");
+    kept.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    write!(
+        kept,
+        "GET /board.css HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.addr
+    )
+    .expect("request sent");
+    let mut reply = Vec::new();
+    let _ = kept.read_to_end(&mut reply);
+    let took = started.elapsed();
+    assert!(
+        reply.starts_with(b"HTTP/1.1 200"),
+        "{:.80}",
+        String::from_utf8_lossy(&reply)
+    );
+    assert!(
+        took >= Duration::from_millis(800) && took < limit,
+        "a kept-alive connection closed after {took:?}"
+    );
+
+    // A page and a WebSocket idle beyond the timeout are still served.
+    assert_eq!(server.get("/").0, 200);
+    let mut page = server.connect();
+    page.welcome();
+    std::thread::sleep(Duration::from_millis(1500));
+    page.send(json!({"type": "state"}));
+    page.expect("state");
 }
 
 #[test]

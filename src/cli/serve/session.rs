@@ -58,6 +58,9 @@ pub enum Event {
         /// The message's JSON text.
         json: String,
     },
+    /// The search's job has left its worker thread (sent last, even if the search panicked):
+    /// the connection may start its next search.
+    Finished,
     /// The search has ended.
     Done {
         /// The search it belongs to.
@@ -107,8 +110,10 @@ pub trait Table: Send {
     fn load_fen(&mut self, fen: Option<&str>) -> Result<(), String>;
     /// Loads a PDN game (its `FEN` tag and moves).
     fn load_pdn(&mut self, text: &str) -> Result<(), String>;
-    /// Starts a search of the current position on a blocking thread; its progress and end
-    /// arrive on `events`.
+    /// An error when the game is over (there is nothing to search).
+    fn check_playing(&self) -> Result<(), String>;
+    /// Starts a search of the current position on the blocking worker threads; its progress
+    /// and end arrive on `events`, then [`Event::Finished`].
     fn start_search(
         &mut self,
         id: u64,
@@ -180,8 +185,8 @@ pub struct GameTable<G: Game> {
     entry: &'static VariantEntry,
     record: GameRecord<G>,
     generation: u64,
-    // Shared with the search thread, which holds it while it searches; a new search waits
-    // for the previous one (already told to stop) to let go.
+    // Shared with the search job, which holds it while it searches; the connection starts
+    // its next search only when the job has finished (`Event::Finished`).
     searcher: Arc<Mutex<Searcher<G>>>,
 }
 
@@ -196,13 +201,6 @@ impl<G: Game> GameTable<G> {
             G::generate(self.record.current(), Duplicates::Drop, &mut moves);
         }
         moves
-    }
-
-    fn check_playing(&self) -> Result<(), String> {
-        match self.record.outcome() {
-            Some(_) => Err("the game is over (undo, load or start a new game)".into()),
-            None => Ok(()),
-        }
     }
 
     /// The moves played, in the variant's notation.
@@ -392,6 +390,13 @@ impl<G: Game> Table for GameTable<G> {
         }
     }
 
+    fn check_playing(&self) -> Result<(), String> {
+        match self.record.outcome() {
+            Some(_) => Err("the game is over (undo, load or start a new game)".into()),
+            None => Ok(()),
+        }
+    }
+
     fn play_text(&mut self, text: &str) -> Result<(), String> {
         self.check_playing()?;
         self.record.push_text(text).map_err(|e| e.to_string())?;
@@ -481,6 +486,7 @@ impl<G: Game> Table for GameTable<G> {
         let generation = self.generation;
         let thread_control = Arc::clone(&control);
         spawn_blocking(Box::new(move || {
+            let _finished = FinishedGuard(events.clone());
             run_search(SearchJob {
                 id,
                 mode,
@@ -497,9 +503,19 @@ impl<G: Game> Table for GameTable<G> {
 }
 
 /// Runs `job` on tokio's blocking threads (not generic, so that tokio's task machinery is
-/// compiled once).
+/// compiled once). They are the server's one pool of search workers: `run_serve` bounds their
+/// number, and each connection has at most one job there at a time.
 fn spawn_blocking(job: Box<dyn FnOnce() + Send>) {
     tokio::task::spawn_blocking(job);
+}
+
+/// Sends [`Event::Finished`] when a search job ends, however it ends.
+struct FinishedGuard(tokio::sync::mpsc::UnboundedSender<Event>);
+
+impl Drop for FinishedGuard {
+    fn drop(&mut self) {
+        let _ = self.0.send(Event::Finished);
+    }
 }
 
 struct SearchJob<G: Game> {

@@ -1,15 +1,21 @@
 //! One WebSocket connection: requests in, replies and search reports out.
 //!
 //! The connection task owns the game ([`Table`]) and the running search, so requests and the
-//! search's reports are handled one at a time, in the order they arrive. A search runs on a
-//! blocking thread and reports through a channel; its result is played only if it is still the
-//! connection's current search and the position has not changed since it started.
+//! search's reports are handled one at a time, in the order they arrive. A search runs on the
+//! server's pool of blocking worker threads and reports through a channel; its result is played
+//! only if it is still the connection's current search and the position has not changed since
+//! it started.
+//!
+//! A connection has at most one job on the pool. A `go` or `analyse` that arrives while its
+//! previous search is still winding down waits in the connection, and a later one replaces it:
+//! a page that floods requests costs one worker, not one per request.
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use tokio::sync::mpsc;
 
 use super::api::{self, Load, MoveBy, Request};
 use super::session::{self, Event, RunningSearch, SearchMode, Table};
+use polydam_engine::search::Limits;
 
 /// Close code: the message was too big (RFC 6455, 1009).
 pub const CLOSE_TOO_BIG: u16 = 1009;
@@ -19,10 +25,34 @@ pub const CLOSE_TRY_LATER: u16 = 1013;
 /// The variant a connection starts with.
 pub const FIRST_VARIANT: &str = "international";
 
+/// The connection's current search.
+enum Current {
+    /// On a worker.
+    Running(RunningSearch),
+    /// Waiting for the connection's previous job to leave its worker.
+    Waiting {
+        id: u64,
+        mode: SearchMode,
+        limits: Limits,
+    },
+}
+
+impl Current {
+    fn id(&self) -> u64 {
+        match self {
+            Current::Running(s) => s.id,
+            Current::Waiting { id, .. } => *id,
+        }
+    }
+}
+
 /// One connection's game and search.
 pub struct Connection {
     table: Box<dyn Table>,
-    search: Option<RunningSearch>,
+    search: Option<Current>,
+    /// Whether a job of this connection is on the worker pool (running, or stopped and
+    /// winding down), until its [`Event::Finished`].
+    busy: bool,
     next_search: u64,
     events: mpsc::UnboundedSender<Event>,
 }
@@ -34,6 +64,7 @@ impl Connection {
         Ok(Connection {
             table: session::new_table(FIRST_VARIANT, None)?,
             search: None,
+            busy: false,
             next_search: 1,
             events,
         })
@@ -44,9 +75,10 @@ impl Connection {
         api::to_json(&self.table.state())
     }
 
-    /// Stops the running search, if any, and forgets it (its reports will be dropped).
+    /// Stops the running search, if any, and forgets it (its reports will be dropped); a
+    /// waiting search is dropped.
     pub fn stop_search(&mut self) {
-        if let Some(s) = self.search.take() {
+        if let Some(Current::Running(s)) = self.search.take() {
             s.stop();
         }
     }
@@ -110,13 +142,28 @@ impl Connection {
             Request::Analyse { movetime, depth } => {
                 self.start(SearchMode::Analyse, movetime, depth)
             }
-            Request::Stop => {
+            Request::Stop => match &self.search {
                 // The search answers with its `done` once it has stopped.
-                if let Some(s) = &self.search {
+                Some(Current::Running(s)) => {
                     s.stop();
+                    Ok(Vec::new())
                 }
-                Ok(Vec::new())
-            }
+                // One that has not started ends here.
+                Some(Current::Waiting { id, mode, .. }) => {
+                    let (id, mode) = (*id, *mode);
+                    self.search = None;
+                    Ok(vec![api::done_json(
+                        id,
+                        mode.name(),
+                        None,
+                        None,
+                        0,
+                        0,
+                        std::time::Duration::ZERO,
+                    )])
+                }
+                None => Ok(Vec::new()),
+            },
         }
     }
 
@@ -127,20 +174,48 @@ impl Connection {
         depth: Option<i64>,
     ) -> Result<Vec<String>, String> {
         let limits = session::limits(mode, movetime, depth)?;
+        self.table.check_playing()?;
         self.stop_search();
         let id = self.next_search;
         self.next_search += 1;
+        if self.busy {
+            // Started when the previous job finishes, unless replaced before.
+            self.search = Some(Current::Waiting { id, mode, limits });
+        } else {
+            self.launch(id, mode, limits)?;
+        }
+        Ok(vec![api::searching_json(id, mode.name())])
+    }
+
+    /// Puts search `id` on the worker pool.
+    fn launch(&mut self, id: u64, mode: SearchMode, limits: Limits) -> Result<(), String> {
         let running = self
             .table
             .start_search(id, mode, limits, self.events.clone())?;
-        self.search = Some(running);
-        Ok(vec![api::searching_json(id, mode.name())])
+        self.busy = true;
+        self.search = Some(Current::Running(running));
+        Ok(())
     }
 
     /// The messages a search report turns into (none for a search no longer current).
     pub fn on_event(&mut self, event: Event) -> Vec<String> {
-        let current = self.search.as_ref().map(|s| s.id);
+        let current = self.search.as_ref().map(Current::id);
         match event {
+            Event::Finished => {
+                self.busy = false;
+                match self.search.take() {
+                    Some(Current::Waiting { id, mode, limits }) => {
+                        match self.launch(id, mode, limits) {
+                            Ok(()) => Vec::new(),
+                            Err(e) => vec![api::error_json(&e, Some(mode.name()))],
+                        }
+                    }
+                    other => {
+                        self.search = other;
+                        Vec::new()
+                    }
+                }
+            }
             Event::Info { search, json } if current == Some(search) => vec![json],
             Event::Done {
                 search,
