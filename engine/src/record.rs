@@ -88,12 +88,13 @@ impl DrawCounters {
         };
         let endgame_limit = G::endgame_ply_limit(child);
         // The counter runs while the same endgame class lasts without a capture, and restarts
-        // at 1 on entering one (the move that enters it counts).
+        // at 0 on entering one: the rules count the moves made once the ending is on the
+        // board (FMJD: "5 moves each" after the capture that left two kings against one), not
+        // the move that made it, as a game set up in the ending counts from 0 too.
         let endgame_plies = match (self.endgame_limit, endgame_limit) {
             (Some(a), Some(b)) if a == b && !G::is_capture(mv) => {
                 self.endgame_plies.saturating_add(1)
             }
-            (_, Some(_)) => 1,
             _ => 0,
         };
         DrawCounters {
