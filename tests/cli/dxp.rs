@@ -184,7 +184,7 @@ fn replay(game: &PdnGame) -> GameRecord<Intl> {
         }
     }
     let why = &game.tags["Termination"];
-    let by_rules = ["has no legal move", "repetition", "move-count rule"]
+    let by_rules = ["has no legal move", "no pieces left", "repetition", "move-count rule"]
         .iter()
         .any(|t| why.contains(t));
     if by_rules {
