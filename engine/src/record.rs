@@ -73,8 +73,8 @@ impl EndReason {
         let side = G::side_to_move(pos);
         let view = G::board_view(pos, None);
         // Families without a board view (none today) fall back to the general words.
-        let counts = (!view.cells.is_empty())
-            .then(|| (view.count(side), view.count(side.opponent())));
+        let counts =
+            (!view.cells.is_empty()).then(|| (view.count(side), view.count(side.opponent())));
         match self {
             EndReason::NoMoves => match counts {
                 Some((0, _)) => format!("{} has no pieces left", side.name()),

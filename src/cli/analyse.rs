@@ -57,7 +57,11 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
-        let style = if o.pdn { MoveStyle::Pdn } else { MoveStyle::Hub };
+        let style = if o.pdn {
+            MoveStyle::Pdn
+        } else {
+            MoveStyle::Hub
+        };
         let record = o.position.record::<G>()?;
         let root = *record.current();
         let side = G::side_to_move(&root).name();
@@ -95,7 +99,10 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         let agrees = last_pv.len() >= line.len().min(2)
             && last_pv[..line.len().min(2)] == line[..line.len().min(2)];
         if !line.is_empty() && !agrees {
-            lines.partial(&Iteration::of_result(&result), &pv_text::<G>(&root, &line, style));
+            lines.partial(
+                &Iteration::of_result(&result),
+                &pv_text::<G>(&root, &line, style),
+            );
             if let Some(e) = lines.error {
                 return Err(CliError(format!("cannot write output: {e}")));
             }

@@ -82,7 +82,10 @@ impl Board {
                 if msg["type"] == kind {
                     return msg;
                 }
-                assert!(msg["type"] != "error", "error while waiting for {kind}: {msg}");
+                assert!(
+                    msg["type"] != "error",
+                    "error while waiting for {kind}: {msg}"
+                );
             }
         }
     }
@@ -218,20 +221,24 @@ fn analyse_best_move_agrees_with_its_last_line() {
     }
 }
 
+/// Russian: the Hub numbers its a-h board's squares; `--pdn` writes them as PDN does.
 #[test]
 fn analyse_explains_its_score_and_writes_pdn_moves() {
-    let fen = "W:W32,38:B27,17";
-    let o = run(&["analyse", "--fen", fen, "-d", "3"]);
+    let o = run(&["analyse", "-v", "russian", "-d", "2"]);
     let hub = text(&o.stdout);
-    assert!(hub.contains("bestmove 32x12x17x27"), "{hub}");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(hub.contains("bestmove 21-17 ponder 9-13"), "{hub}");
     assert!(hub.starts_with("# score: men"), "{hub}");
     assert!(hub.contains("side to move (white)"), "{hub}");
-    assert!(hub.contains("win N / loss N: a forced win / loss in N plies"), "{hub}");
-    let o = run(&["analyse", "--fen", fen, "-d", "3", "--pdn"]);
+    assert!(
+        hub.contains("win N / loss N: a forced win / loss in N plies"),
+        "{hub}"
+    );
+    let o = run(&["analyse", "-v", "russian", "-d", "2", "--pdn"]);
     let pdn = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(pdn.contains("bestmove 32x12 "), "{pdn}");
-    assert!(!pdn.contains("32x12x17x27"), "{pdn}");
+    assert!(pdn.contains("pv a3-b4 b6-a5"), "{pdn}");
+    assert!(pdn.contains("bestmove a3-b4 ponder b6-a5"), "{pdn}");
 }
 
 // ------------------------------------------------------------------ 6: play on a terminal
@@ -284,7 +291,10 @@ fn play_on_a_terminal_edits_lines_and_keeps_history() {
         return;
     }
     let out = play_on_a_terminal(b"moves\r\x1b[A\rquit\r").expect("play ran on a terminal");
-    assert!(!out.contains("[A"), "the arrow's code was read as text:\n{out}");
+    assert!(
+        !out.contains("[A"),
+        "the arrow's code was read as text:\n{out}"
+    );
     assert_eq!(out.matches("9 legal moves").count(), 2, "{out}");
 }
 
@@ -408,7 +418,11 @@ fn bare_polydam_on_a_terminal_says_it_speaks_hub() {
         .env("POLYDAM_DATA_DIR", crate::common::no_data_dir())
         .output()
         .expect("sh runs");
-    assert!(!text(&o.stdout).contains("Hub protocol"), "{}", text(&o.stdout));
+    assert!(
+        !text(&o.stdout).contains("Hub protocol"),
+        "{}",
+        text(&o.stdout)
+    );
     let terminal = format!("'{}'", env!("CARGO_BIN_EXE_polydam"));
     let mut child = Command::new("script")
         .args(["-qec", &terminal, "/dev/null"])
@@ -448,7 +462,14 @@ fn fmjd_one_king_each_after_a_capture_gets_five_moves_each() {
     let end = |n: usize| {
         let line = moves[..n].join(" ");
         let mut child = crate::common::polydam()
-            .args(["play", "--engine-side", "none", "--ascii", "-v", "international"])
+            .args([
+                "play",
+                "--engine-side",
+                "none",
+                "--ascii",
+                "-v",
+                "international",
+            ])
             .args(["--fen", "W:WK45:BK29,K3", "--moves", &line])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
