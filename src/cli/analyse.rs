@@ -64,6 +64,10 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         };
         let record = o.position.record::<G>()?;
         let root = *record.current();
+        let limits = analysis_limits(o);
+        let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
+        searcher.set_tables(o.tables.open::<G>());
+        // After every check that may fail: an error leaves stdout empty.
         let side = G::side_to_move(&root).name();
         writeln!(
             self.out,
@@ -71,9 +75,6 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
              ({side}); win N / loss N: a forced win / loss in N plies (half-moves)"
         )
         .map_err(|e| CliError(format!("cannot write output: {e}")))?;
-        let limits = analysis_limits(o);
-        let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
-        searcher.set_tables(o.tables.open::<G>());
         let control = SearchControl::new();
         let mut lines = Lines {
             out: &mut *self.out,
