@@ -541,7 +541,7 @@ mod tests {
         o.position.fen = Some("W:W:B1".into());
         let text = play(&o, "11-15\nquit\n");
         assert!(
-            text.contains("game over: black wins (white has no legal move)"),
+            text.contains("game over: black wins (white has no pieces left)"),
             "{text}"
         );
         assert!(text.contains("error: the game is over"), "{text}");
