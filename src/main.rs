@@ -5,6 +5,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 use polydam::cli::{
@@ -87,9 +88,37 @@ enum Command {
     Serve(cli::serve::ServeOptions),
 }
 
+/// Standard output that notes a broken pipe (a reader such as `head` that stopped reading), so
+/// that `main` can end quietly instead of reporting an error nobody asked about.
+struct PipeOut<W: Write>(W);
+
+/// Set when a write to standard output found the pipe closed.
+static BROKEN_PIPE: AtomicBool = AtomicBool::new(false);
+
+impl<W: Write> PipeOut<W> {
+    fn note<T>(result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                BROKEN_PIPE.store(true, Ordering::Relaxed);
+            }
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for PipeOut<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Self::note(self.0.write(buf))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Self::note(self.0.flush())
+    }
+}
+
 fn run(command: Command) -> Result<(), CliError> {
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = PipeOut(stdout.lock());
     match command {
         Command::Hub(opts) => {
             drop(out);
@@ -104,7 +133,12 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Play(mut opts) => {
             // Escape codes only make sense on a terminal; piped output stays plain.
             opts.color &= std::io::stdout().is_terminal();
-            cli::play::run_play(&opts, &mut std::io::stdin().lock(), &mut out)
+            // A person typing gets line editing and history; piped input is read as it is.
+            if std::io::stdin().is_terminal() {
+                cli::play::run_play_terminal(&opts, &mut out)
+            } else {
+                cli::play::run_play(&opts, &mut std::io::stdin().lock(), &mut out)
+            }
         }
         Command::Bench(opts) => cli::bench::run_bench(&opts, &mut out),
         Command::Match(opts) => cli::matches::run_match(&opts, &mut out),
@@ -129,6 +163,11 @@ fn run_hub(opts: &HubOptions) -> Result<(), CliError> {
     std::process::exit(0);
 }
 
+/// What a bare `polydam` says on stderr when a person runs it on a terminal.
+const HUB_NOTICE: &str = "polydam: speaking the Hub protocol on stdin/stdout (a GUI's engine \
+command); type `quit` to leave. `polydam --help` lists the commands (`polydam play` to play \
+in the terminal, `polydam serve` for a board in the browser).";
+
 /// Installs the weights source `--weights` names.
 fn set_weights(spec: &str) -> Result<(), CliError> {
     let source = WeightsSource::parse(spec).map_err(|e| CliError(format!("--weights: {e}")))?;
@@ -137,11 +176,17 @@ fn set_weights(spec: &str) -> Result<(), CliError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let command = cli
-        .command
-        .unwrap_or_else(|| Command::Hub(HubOptions::default()));
+    let command = cli.command.unwrap_or_else(|| {
+        if std::io::stdin().is_terminal() {
+            // A person who typed `polydam` alone would otherwise face a silent wait.
+            eprintln!("{HUB_NOTICE}");
+        }
+        Command::Hub(HubOptions::default())
+    });
     match set_weights(&cli.weights).and_then(|()| run(command)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`polydam moves ... | head`): nothing is wrong, nothing to say.
+        Err(_) if BROKEN_PIPE.load(Ordering::Relaxed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("polydam: {e}");
             ExitCode::from(2)

@@ -116,14 +116,38 @@ fn is_line_breaking(c: char) -> bool {
 
 /// The game as PDN text, ending with a blank line.
 pub fn write_game(game: &PdnGame) -> String {
+    write_game_keeping(game, &[])
+}
+
+/// Tags that [`write_game_keeping`] writes itself from the game (the moves and the variant
+/// decide them) and so never takes from a loaded game's tags.
+const TAGS_FROM_THE_GAME: [&str; 3] = ["GameType", "Variant", "FEN"];
+
+/// [`write_game`], keeping the `tags` of a game that was loaded: the loaded Event, Site, Date,
+/// Round, White and Black stand for the game's, the loaded Result and Termination stand when
+/// the game itself has no result (a game that ended by resignation or on time), and any other
+/// tag (Annotator, WhiteElo, ...) is written after them. `GameType`, `Variant` and `FEN` are
+/// always the game's own.
+pub fn write_game_keeping(game: &PdnGame, tags: &[(String, String)]) -> String {
+    let kept = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
     let mut out = String::new();
-    let result = game.result.map_or("*", |r| result_text(&game.variant, r));
-    tag(&mut out, "Event", &game.event);
-    tag(&mut out, "Site", &game.site);
-    tag(&mut out, "Date", &game.date);
-    tag(&mut out, "Round", &game.round.to_string());
-    tag(&mut out, "White", &game.white);
-    tag(&mut out, "Black", &game.black);
+    let loaded_result = kept("Result").filter(|_| game.result.is_none());
+    let result = game
+        .result
+        .map(|r| result_text(&game.variant, r))
+        .or(loaded_result)
+        .unwrap_or("*");
+    let round = game.round.to_string();
+    tag(&mut out, "Event", kept("Event").unwrap_or(&game.event));
+    tag(&mut out, "Site", kept("Site").unwrap_or(&game.site));
+    tag(&mut out, "Date", kept("Date").unwrap_or(&game.date));
+    tag(&mut out, "Round", kept("Round").unwrap_or(&round));
+    tag(&mut out, "White", kept("White").unwrap_or(&game.white));
+    tag(&mut out, "Black", kept("Black").unwrap_or(&game.black));
     tag(&mut out, "Result", result);
     match game_type(&game.variant) {
         Some(value) => tag(&mut out, "GameType", &value),
@@ -137,7 +161,26 @@ pub fn write_game(game: &PdnGame) -> String {
     if let Some(fen) = &fen {
         tag(&mut out, "FEN", fen);
     }
-    tag(&mut out, "Termination", &game.termination);
+    let termination = kept("Termination")
+        .filter(|_| loaded_result.is_some())
+        .unwrap_or(&game.termination);
+    tag(&mut out, "Termination", termination);
+    const WRITTEN: [&str; 8] = [
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "Termination",
+    ];
+    for (name, value) in tags {
+        let mut ours = WRITTEN.iter().chain(&TAGS_FROM_THE_GAME);
+        if !ours.any(|n| n.eq_ignore_ascii_case(name)) {
+            tag(&mut out, name, value);
+        }
+    }
     out.push('\n');
     let mut tokens = Vec::new();
     let offset = usize::from(game.second_player_starts);
@@ -182,11 +225,16 @@ pub struct PdnRead {
     pub variant: Option<String>,
     /// The moves, as written.
     pub moves: Vec<String>,
+    /// Every tag read, name and value, in the order written (those above too).
+    pub tags: Vec<(String, String)>,
 }
 
 impl PdnRead {
     /// Keeps a tag's value when it is one of those read.
     fn set_tag(&mut self, name: &str, value: String) {
+        if !name.is_empty() {
+            self.tags.push((name.to_string(), value.clone()));
+        }
         if name.eq_ignore_ascii_case("FEN") {
             self.fen = Some(value);
         } else if name.eq_ignore_ascii_case("GameType") {

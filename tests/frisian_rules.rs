@@ -254,7 +254,7 @@ fn wander(record: &mut GameRecord<F>, plies: usize) {
 fn frisian_two_kings_against_one_drawn_fourteen_plies_after_it_arose() {
     // The a1 king takes c3 (37), landing on d4 (32): two kings against one.
     let mut record = after("W:WK46,K50:BK6,37", "46x32x37");
-    assert_eq!(F::endgame_ply_limit(record.current()), Some(15));
+    assert_eq!(F::endgame_ply_limit(record.current()), Some(14));
     wander(&mut record, 13);
     assert_eq!(record.outcome(), None);
     wander_one_more(&mut record);

@@ -38,14 +38,64 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// The reason in words, for a player, when `side` is the side to move at the end.
+    /// The reason in words, for a player, when `side` is the side to move at the end; without
+    /// the final position at hand. [`EndReason::explain`] says more where the position shows it.
     pub fn describe(self, side: crate::game::Side) -> String {
         match self {
             EndReason::NoMoves => format!("{} has no legal move", side.name()),
             EndReason::Decided => "decided by the position".to_string(),
             EndReason::Repetition => "repetition".to_string(),
-            EndReason::QuietMoves => "too many moves without a capture or a man move".to_string(),
-            EndReason::EndgameCounter => "endgame move limit".to_string(),
+            EndReason::QuietMoves => {
+                "move-count rule (too many moves without a capture or a man move)".to_string()
+            }
+            EndReason::EndgameCounter => "endgame move-count rule".to_string(),
+        }
+    }
+}
+
+impl EndReason {
+    /// The reason in words for a game of `G` that ended in `pos` (the final position): the
+    /// one wording of every program that reports results (the web board, `polydam match`,
+    /// `polydam dxp`, `polydam play`). It says what happened where the position shows it: a
+    /// side with no pieces left, one piece each, two passes in a row.
+    ///
+    /// ```
+    /// use polydam_engine::diagonal::{rules::International, Diagonal};
+    /// use polydam_engine::game::Game;
+    /// use polydam_engine::record::{EndReason, GameRecord};
+    /// type Intl = Diagonal<International>;
+    /// let mut record = GameRecord::<Intl>::new(Intl::parse_position("W:W28:B23").expect("parses"));
+    /// record.push_text("28x19").expect("legal");
+    /// let (_, reason) = record.outcome().expect("over");
+    /// assert_eq!(reason.explain::<Intl>(record.current()), "black has no pieces left");
+    /// ```
+    pub fn explain<G: Game>(self, pos: &G::Position) -> String {
+        let side = G::side_to_move(pos);
+        let view = G::board_view(pos, None);
+        // Families without a board view (none today) fall back to the general words.
+        let counts =
+            (!view.cells.is_empty()).then(|| (view.count(side), view.count(side.opponent())));
+        match self {
+            EndReason::NoMoves => match counts {
+                Some((0, _)) => format!("{} has no pieces left", side.name()),
+                _ => format!("{} has no legal move", side.name()),
+            },
+            EndReason::Decided => match (G::decided(pos), counts) {
+                (_, Some((0, _))) => format!("{} has no pieces left", side.name()),
+                (Some(Outcome::Draw), Some((1, 1))) => "each side has one piece left".to_string(),
+                (Some(Outcome::Draw), _) => "both sides passed in succession".to_string(),
+                (Some(Outcome::Loss), _) => {
+                    format!("{} crowned a king first", side.opponent().name())
+                }
+                _ => "decided by the position".to_string(),
+            },
+            EndReason::Repetition => {
+                format!("{}-fold repetition", G::draw_rules().repetitions)
+            }
+            EndReason::QuietMoves => {
+                "move-count rule (too many moves without a capture or a man move)".to_string()
+            }
+            EndReason::EndgameCounter => "endgame move-count rule".to_string(),
         }
     }
 }
@@ -88,12 +138,13 @@ impl DrawCounters {
         };
         let endgame_limit = G::endgame_ply_limit(child);
         // The counter runs while the same endgame class lasts without a capture, and restarts
-        // at 1 on entering one (the move that enters it counts).
+        // at 0 on entering one: the rules count the moves made once the ending is on the
+        // board (FMJD: "5 moves each" after the capture that left two kings against one), not
+        // the move that made it, as a game set up in the ending counts from 0 too.
         let endgame_plies = match (self.endgame_limit, endgame_limit) {
             (Some(a), Some(b)) if a == b && !G::is_capture(mv) => {
                 self.endgame_plies.saturating_add(1)
             }
-            (_, Some(_)) => 1,
             _ => 0,
         };
         DrawCounters {

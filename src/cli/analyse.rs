@@ -38,6 +38,10 @@ pub struct AnalyseOptions {
     /// The endgame tables.
     #[command(flatten)]
     pub tables: TablesArgs,
+    /// Write the moves in the variant's PDN notation (`32x21`, algebraic squares where the
+    /// variant has them) instead of the Hub protocol's (`32x27x21`, captured squares listed).
+    #[arg(long)]
+    pub pdn: bool,
 }
 
 /// Depth searched when no limit is given.
@@ -53,30 +57,64 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 
     fn visit<G: Game>(self) -> Self::Output {
         let o = self.opts;
+        let style = if o.pdn {
+            MoveStyle::Pdn
+        } else {
+            MoveStyle::Hub
+        };
         let record = o.position.record::<G>()?;
         let root = *record.current();
         let limits = analysis_limits(o);
         let mut searcher = Searcher::<G>::try_new(o.hash_mib, o.threads)?;
         searcher.set_tables(o.tables.open::<G>());
+        // After every check that may fail: an error leaves stdout empty.
+        let side = G::side_to_move(&root).name();
+        writeln!(
+            self.out,
+            "# score: men (+1.00 = a man ahead), from the point of view of the side to move \
+             ({side}); win N / loss N: a forced win / loss in N plies (half-moves)"
+        )
+        .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         let control = SearchControl::new();
         let mut lines = Lines {
             out: &mut *self.out,
             control: &control,
             error: None,
         };
+        let mut last_pv: Vec<G::Move> = Vec::new();
         let result = searcher.search(&record, &limits, &control, &mut |info| {
-            let pv = pv_text::<G>(&root, &info.pv, MoveStyle::Hub);
+            let pv = pv_text::<G>(&root, &info.pv, style);
             lines.iteration(&Iteration::of(info), &pv);
+            last_pv.clone_from(&info.pv);
         });
         if let Some(e) = lines.error {
             return Err(CliError(format!("cannot write output: {e}")));
         }
+        // The best move may come from the iteration the limit interrupted (its first move
+        // searched better than the last complete line's): then that line is printed too,
+        // marked `partial`, so that the best move and its ponder move are the last line's.
+        let line = match result.pv.first() {
+            Some(first) if Some(first) == result.best_move.as_ref() => result.pv.clone(),
+            _ => result.best_move.iter().copied().collect(),
+        };
+        let agrees = last_pv.len() >= line.len().min(2)
+            && last_pv[..line.len().min(2)] == line[..line.len().min(2)];
+        if !line.is_empty() && !agrees {
+            lines.partial(
+                &Iteration::of_result(&result),
+                &pv_text::<G>(&root, &line, style),
+            );
+            if let Some(e) = lines.error {
+                return Err(CliError(format!("cannot write output: {e}")));
+            }
+        }
         let best = result.best_move.map(|mv| {
-            let ponder = result.ponder_move.map(|p| {
-                let after = G::play(&root, &mv);
-                G::move_text(&after, &p, MoveStyle::Hub)
-            });
-            (G::move_text(&root, &mv, MoveStyle::Hub), ponder)
+            let after = G::play(&root, &mv);
+            let ponder = line
+                .get(1)
+                .or(result.ponder_move.as_ref().filter(|_| line.len() < 2))
+                .map(|p| G::move_text(&after, p, style));
+            (G::move_text(&root, &mv, style), ponder)
         });
         let summary = Iteration::of_result(&result);
         best_line(self.out, best, &summary)
@@ -184,7 +222,24 @@ impl Lines<'_> {
     }
 }
 
-/// The `bestmove` line: the move and the ponder move (Hub style), or none at the game's end.
+impl Lines<'_> {
+    /// Writes the line of the iteration the limit interrupted, whose move is the best move.
+    fn partial(&mut self, info: &Iteration, pv: &str) {
+        let line = format!(
+            "partial depth {} score {} nodes {} time {:.3} pv {pv}",
+            info.depth.0 + 1,
+            info.score,
+            info.nodes,
+            info.time.as_secs_f64(),
+        );
+        let out = &mut *self.out;
+        if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
+            self.error.get_or_insert(e);
+        }
+    }
+}
+
+/// The `bestmove` line: the move and the ponder move (Hub style, or PDN with `--pdn`), or none at the game's end.
 fn best_line(
     out: &mut dyn Write,
     best: Option<(String, Option<String>)>,

@@ -20,10 +20,11 @@ import tempfile
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 VARIANTS = ["international", "turkish", "seesaw-draughts", "seesaw"]
@@ -97,8 +98,22 @@ def click_cell(driver, label):
     ActionChains(driver).move_to_element(shape).click().perform()
 
 
-def check_variant(driver, variant, shots):
+def choose_variant(driver, variant, accept=True):
+    """Chooses `variant`; answers the page's question when a game would be thrown away."""
     Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    try:
+        alert = WebDriverWait(driver, 1).until(EC.alert_is_present())
+    except (NoAlertPresentException, TimeoutException):
+        return False
+    if accept:
+        alert.accept()
+    else:
+        alert.dismiss()
+    return True
+
+
+def check_variant(driver, variant, shots):
+    choose_variant(driver, variant)
     wait(driver, f"the {variant} board", lambda d: body(d, "variant") == variant and body(d, "ply") == "0")
     Select(driver.find_element(By.ID, "white-player")).select_by_value("human")
     Select(driver.find_element(By.ID, "black-player")).select_by_value("engine")
@@ -185,7 +200,7 @@ CAPTURES = [
 
 
 def check_capture(driver, variant, fen_text, end):
-    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    choose_variant(driver, variant)
     wait(driver, f"the {variant} board", lambda d: body(d, "variant") == variant and body(d, "ply") == "0")
     Select(driver.find_element(By.ID, "white-player")).select_by_value("human")
     Select(driver.find_element(By.ID, "black-player")).select_by_value("human")
@@ -220,6 +235,110 @@ def check_capture(driver, variant, fen_text, end):
     print(f"{variant}: capture {played} chosen square by square ({len(move['path'])} clicks)")
 
 
+def send(driver, message):
+    driver.execute_script("send(arguments[0])", message)
+
+
+def load_fen(driver, fen_text):
+    before = body(driver, "fen")
+    fen = driver.find_element(By.ID, "fen")
+    fen.clear()
+    fen.send_keys(fen_text)
+    driver.execute_script("document.getElementById('message').hidden = true")
+    driver.find_element(By.ID, "load-fen").click()
+    wait(driver, f"{fen_text} to load", lambda d: body(d, "fen") != before or body(d, "ply") == "0")
+
+
+def both_human(driver):
+    Select(driver.find_element(By.ID, "white-player")).select_by_value("human")
+    Select(driver.find_element(By.ID, "black-player")).select_by_value("human")
+
+
+def check_issue_48(driver):
+    """The page's defects of issue 48, each reproduced first."""
+    # 1: English, Black first: the list reads `1. 11-15 23-18`.
+    choose_variant(driver, "english")
+    wait(driver, "the English board", lambda d: body(d, "variant") == "english")
+    both_human(driver)
+    send(driver, {"type": "move", "text": "11-15"})
+    wait(driver, "11-15", lambda d: body(d, "ply") == "1")
+    send(driver, {"type": "move", "text": "23-18"})
+    wait(driver, "23-18", lambda d: body(d, "ply") == "2")
+    first = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#history li:first-child .move")]
+    if first != ["11-15", "23-18"]:
+        raise Failure(f"1: English move 1 reads {first}, not 11-15 23-18")
+
+    # 11: changing the variant with a game on the board asks first; no keeps the game.
+    if not choose_variant(driver, "international", accept=False):
+        raise Failure("11: the variant changed without asking")
+    time.sleep(0.3)
+    if body(driver, "variant") != "english" or body(driver, "ply") != "2":
+        raise Failure("11: declining did not keep the game")
+    leaving = driver.execute_script(
+        "const e = new Event('beforeunload', {cancelable: true});"
+        "window.dispatchEvent(e); return e.defaultPrevented;")
+    if not leaving:
+        raise Failure("11: leaving the page with a game on it does not ask")
+    if not choose_variant(driver, "international"):
+        raise Failure("11: no question before throwing the English game away")
+    wait(driver, "the International board", lambda d: body(d, "variant") == "international")
+
+    # 12: a piece that may not move because a capture is compulsory says why.
+    both_human(driver)
+    load_fen(driver, "W:W28,31:B23")
+    click_cell(driver, "31")
+    wait(driver, "the compulsory-capture message", lambda d: "compulsory" in body(d, "lastError"))
+
+    # 3: analysis finding a decided result stays on, and analyses the next position.
+    load_fen(driver, "B:W31,32,33:B1-20")
+    driver.find_element(By.ID, "analyse").click()
+    wait(driver, "analysis lines", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tbody tr")) >= 1)
+    time.sleep(2.5)
+    if driver.find_element(By.ID, "analyse").get_attribute("aria-pressed") != "true":
+        raise Failure("3: the analysis switched itself off")
+    moves = driver.execute_script("return state.moves")
+    send(driver, {"type": "move", "path": moves[0]["path"]})
+    wait(driver, "the move", lambda d: body(d, "ply") == "1")
+    wait(driver, "analysis lines after the move",
+         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tbody tr")) >= 1)
+
+    # 2: each move of a line is one unbreakable piece of text.
+    spans = driver.find_elements(By.CSS_SELECTOR, "#lines td.pv .pv-move")
+    if not spans:
+        raise Failure("2: analysis lines have no move spans")
+    for span in spans:
+        space = driver.execute_script("return getComputedStyle(arguments[0]).whiteSpace", span)
+        if space != "nowrap" or " " in span.text:
+            raise Failure(f"2: move {span.text!r} may break (white-space {space})")
+    driver.find_element(By.ID, "analyse").click()
+    wait(driver, "the analysis to stop", lambda d: body(d, "searching") == "")
+
+    # 8: a loaded PDN keeps its tags and the engine does not play on.
+    Select(driver.find_element(By.ID, "black-player")).select_by_value("engine")
+    game = ('[White "Ann"]\n[Black "Bob"]\n[Result "2-0"]\n\n'
+            "1. 32-28 19-23 2. 28x19 14x23 3. 37-32 2-0\n")
+    driver.execute_script("document.querySelector('#position details').open = true")
+    area = driver.find_element(By.ID, "pdn")
+    area.clear()
+    area.send_keys(game)
+    # The last message may cover the button: a person waits for it to go, the test hides it.
+    driver.execute_script("document.getElementById('message').hidden = true")
+    driver.find_element(By.ID, "load-pdn").click()
+    wait(driver, "the PDN game", lambda d: body(d, "ply") == "5")
+    time.sleep(1.5)
+    if body(driver, "ply") != "5" or body(driver, "searching"):
+        raise Failure("8: the engine played on in a loaded game")
+    pdn = driver.find_element(By.ID, "pdn").get_attribute("value")
+    for tag in ('[White "Ann"]', '[Black "Bob"]', '[Result "2-0"]'):
+        if tag not in pdn:
+            raise Failure(f"8: {tag} lost from the loaded game's PDN:\n{pdn}")
+    # The next checks start a new game: no question for it.
+    send(driver, {"type": "new", "variant": "international"})
+    wait(driver, "a new game", lambda d: body(d, "ply") == "0")
+    print("issue 48: English numbering, nowrap lines, analysis stays on, loaded tags kept, "
+          "questions before losing a game, compulsory capture explained")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--polydam", default="target/debug/polydam")
@@ -241,6 +360,7 @@ def main():
             check_variant(driver, variant, args.out)
         for variant, fen_text, end in CAPTURES:
             check_capture(driver, variant, fen_text, end)
+        check_issue_48(driver)
         severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         if severe:
             raise Failure(f"browser console errors: {severe}")

@@ -184,9 +184,14 @@ fn replay(game: &PdnGame) -> GameRecord<Intl> {
         }
     }
     let why = &game.tags["Termination"];
-    let by_rules = ["has no legal move", "repetition", "move-count rule"]
-        .iter()
-        .any(|t| why.contains(t));
+    let by_rules = [
+        "has no legal move",
+        "no pieces left",
+        "repetition",
+        "move-count rule",
+    ]
+    .iter()
+    .any(|t| why.contains(t));
     if by_rules {
         assert!(record.outcome().is_some(), "{why}, but the game goes on");
     }

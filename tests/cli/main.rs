@@ -5,6 +5,7 @@ mod book_cli;
 mod cli_tools;
 mod common;
 mod default_tables;
+mod defects48;
 mod dxp;
 mod egtb_cli;
 mod hostile_files;

@@ -138,7 +138,7 @@ fn seesaw_draughts_game_against_the_engine() {
         out.contains("error: illegal move: 21-17"),
         "a quiet move when a capture is due:\n{out}"
     );
-    assert!(out.contains("1 legal moves: 18x11"), "{out}");
+    assert!(out.contains("1 legal move: 18x11"), "{out}");
     assert!(out.contains("took back 2 plies"), "{out}");
     let boards = boards(&out);
     let start = &boards[0];

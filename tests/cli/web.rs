@@ -357,7 +357,7 @@ fn serve_answers_bad_messages_and_goes_on() {
             "unknown variant 'chess'",
         ),
         (r#"{"type":"move","text":"32-26"}"#, "illegal move"),
-        (r#"{"type":"move","text":"zz"}"#, "malformed move"),
+        (r#"{"type":"move","text":"zz"}"#, "not a move"),
         (r#"{"type":"move","path":["31","26","21"]}"#, "illegal move"),
         (r#"{"type":"move"}"#, "either"),
         (r#"{"type":"load","fen":"W:W99:B1"}"#, "bad position"),

@@ -193,15 +193,16 @@ impl<R: Rules> Game for Diagonal<R> {
 
 /// Frisian's endgame counts (card `frisian.md`, "End of the game and draws"), kings only: two
 /// kings against one are drawn 14 plies after the position where the material arose, one
-/// against one 4 plies after it. The game record counts the move that enters the ending as its
-/// first ply, hence the limits 15 and 5 (a game set up in such an ending gets one ply more).
+/// against one 4 plies after it. The game record counts the plies played once the ending is
+/// on the board (the move that enters it is not one of them), whether it arose in the game or
+/// the game was set up in it.
 fn frisian_endgame_limit<B: Bits>(pos: &Position<B>) -> Option<u16> {
     if !(pos.occupied() & !pos.kings).is_empty() {
         return None;
     }
     match (pos.pieces[0].count_ones(), pos.pieces[1].count_ones()) {
-        (2, 1) | (1, 2) => Some(15),
-        (1, 1) => Some(5),
+        (2, 1) | (1, 2) => Some(14),
+        (1, 1) => Some(4),
         _ => None,
     }
 }

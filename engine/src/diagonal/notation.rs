@@ -595,6 +595,14 @@ pub fn parse_move<R: Rules>(
             excerpt(t)
         )));
     }
+    if tokens.iter().any(|tok| tok.trim().is_empty()) {
+        // `xyz` splits at its `x` into nothing and `yz`: not a move with a square missing,
+        // but no move at all.
+        return Err(MoveError::Malformed(format!(
+            "'{}' (a move is squares joined by -, x or :, such as 32-28 or 28x19)",
+            excerpt(t)
+        )));
+    }
     let g = R::SHEET.board;
     let mut squares = Vec::with_capacity(tokens.len());
     for tok in &tokens {

@@ -113,7 +113,7 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Malformed(why) => write!(f, "malformed move: {why}"),
+            MoveError::Malformed(why) => write!(f, "not a move: {why}"),
             MoveError::Illegal(text) => write!(f, "illegal move: {text}"),
             MoveError::Ambiguous(text, options) => {
                 write!(

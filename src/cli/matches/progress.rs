@@ -34,6 +34,11 @@ impl<'a> Progress<'a> {
     pub fn new(variant: &'a str, names: &'a [String], total: usize, quiet: bool) -> Self {
         let show_bar = !quiet && std::io::stderr().is_terminal();
         let bar = crate::cli::games_bar(total, quiet);
+        if show_bar {
+            // Drawn now and redrawn every half second: the bar is there before the first
+            // game ends, and its elapsed time runs while a long game is played.
+            bar.enable_steady_tick(std::time::Duration::from_millis(500));
+        }
         Progress {
             bar,
             show_bar,
@@ -43,24 +48,23 @@ impl<'a> Progress<'a> {
         }
     }
 
-    /// Shows a finished game: the bar moves on (with a line for a forfeit), or a line.
+    /// Shows a finished game: a line (above the bar, which moves on, when there is one).
     pub fn game_over(&self, done: &Finished) {
         let (n, names) = (done.job.number, self.names);
+        let line = format!(
+            "game {n}/{}: {} - {} {} ({})",
+            self.total,
+            names[done.job.white],
+            names[done.job.black],
+            pdn::result_text(self.variant, done.result),
+            done.termination
+        );
         if self.show_bar {
             self.bar.inc(1);
-            if let Some((who, why)) = &done.forfeit {
-                self.bar
-                    .println(format!("game {n}: {} forfeits: {why}", names[*who]));
-            }
+            // The line says the forfeit too: its termination is "SIDE forfeits: WHY".
+            self.bar.println(line);
         } else {
-            eprintln!(
-                "game {n}/{}: {} - {} {} ({})",
-                self.total,
-                names[done.job.white],
-                names[done.job.black],
-                pdn::result_text(self.variant, done.result),
-                done.termination
-            );
+            eprintln!("{line}");
         }
     }
 

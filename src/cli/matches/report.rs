@@ -298,12 +298,17 @@ fn endings_line(finished: &BTreeMap<usize, Finished>) -> String {
     line
 }
 
-/// A signed Elo figure with one decimal, or `+inf` / `-inf`.
-fn signed(x: f64) -> String {
+/// A signed Elo figure with one decimal, or `+inf` / `-inf`; a figure that rounds to zero is
+/// `0.0` (never `-0.0` or `+0.0`, which say a direction the match did not show).
+pub fn signed(x: f64) -> String {
     if x.is_infinite() {
-        if x > 0.0 { "+inf" } else { "-inf" }.to_owned()
+        return if x > 0.0 { "+inf" } else { "-inf" }.to_owned();
+    }
+    let tenths = (x * 10.0).round();
+    if tenths == 0.0 {
+        "0.0".to_owned()
     } else {
-        format!("{x:+.1}")
+        format!("{:+.1}", tenths / 10.0)
     }
 }
 

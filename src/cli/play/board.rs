@@ -37,6 +37,9 @@ pub trait PlayBoard {
     /// How the game ended, if it did.
     fn outcome(&self) -> Option<(Outcome, EndReason)>;
 
+    /// Why the game ended, in words, for `reason` (see [`EndReason::explain`]).
+    fn end_text(&self, reason: EndReason) -> String;
+
     /// The engine's move in PDN style within `limits`, played when `play` is set.
     fn search(&mut self, limits: &Limits, play: bool) -> Option<String>;
 
@@ -123,6 +126,10 @@ impl<G: Game> PlayBoard for BoardOf<G> {
 
     fn outcome(&self) -> Option<(Outcome, EndReason)> {
         self.record.outcome()
+    }
+
+    fn end_text(&self, reason: EndReason) -> String {
+        reason.explain::<G>(self.record.current())
     }
 
     fn search(&mut self, limits: &Limits, play: bool) -> Option<String> {

@@ -231,11 +231,11 @@ impl Table<'_> {
             Outcome::Loss => format!("{} wins", side.opponent().name()),
             Outcome::Draw => "draw".to_string(),
         };
-        let why = reason.describe(side);
+        let why = self.board.end_text(reason);
         format!("game over: {result} ({why})")
     }
 
-    fn run(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<(), CliError> {
+    fn run(&mut self, input: &mut dyn LineSource, out: &mut dyn Write) -> Result<(), CliError> {
         let variant = self.board.variant();
         writeln!(out, "polydam play: {variant} (type a move, or `help`)").map_err(io_err)?;
         let mut line = String::new();
@@ -263,15 +263,13 @@ impl Table<'_> {
                 }
                 shown = true;
             }
-            write!(out, "> ").map_err(io_err)?;
-            out.flush().map_err(io_err)?;
             line.clear();
-            match input.read_line(&mut line) {
-                Ok(0) => {
+            match input.read_line("> ", &mut line, out) {
+                Ok(false) => {
                     writeln!(out).map_err(io_err)?;
                     return Ok(());
                 }
-                Ok(_) => {}
+                Ok(true) => {}
                 Err(e) => {
                     // Not UTF-8 and the like: say so and carry on with the next line.
                     writeln!(out, "error: cannot read input: {e}").map_err(io_err)?;
@@ -302,7 +300,8 @@ impl Table<'_> {
             Input::Fen => writeln!(out, "{}", self.board.fen()).map_err(io_err)?,
             Input::Moves => {
                 let texts = self.legal_texts();
-                writeln!(out, "{} legal moves: {}", texts.len(), texts.join(" "))
+                let noun = if texts.len() == 1 { "move" } else { "moves" };
+                writeln!(out, "{} legal {noun}: {}", texts.len(), texts.join(" "))
                     .map_err(io_err)?;
             }
             Input::Hint => {
@@ -346,9 +345,68 @@ impl Table<'_> {
     }
 }
 
+/// Where the typed lines come from: a plain reader, or a line editor on a terminal.
+trait LineSource {
+    /// Shows `prompt`, reads one line into `line`; `Ok(false)` at the end of input.
+    fn read_line(
+        &mut self,
+        prompt: &str,
+        line: &mut String,
+        out: &mut dyn Write,
+    ) -> std::io::Result<bool>;
+}
+
+/// Plain reading: the prompt goes to the output, the line comes from the reader as it is.
+struct PlainLines<'a>(&'a mut dyn BufRead);
+
+impl LineSource for PlainLines<'_> {
+    fn read_line(
+        &mut self,
+        prompt: &str,
+        line: &mut String,
+        out: &mut dyn Write,
+    ) -> std::io::Result<bool> {
+        write!(out, "{prompt}")?;
+        out.flush()?;
+        Ok(self.0.read_line(line)? > 0)
+    }
+}
+
+/// A terminal's lines through rustyline: cursor keys edit the line, up and down walk the
+/// lines typed before (kept for this game only).
+struct EditedLines(rustyline::DefaultEditor);
+
+impl LineSource for EditedLines {
+    fn read_line(
+        &mut self,
+        prompt: &str,
+        line: &mut String,
+        out: &mut dyn Write,
+    ) -> std::io::Result<bool> {
+        use rustyline::error::ReadlineError;
+        // What the game printed must be on the screen before the editor draws its prompt.
+        out.flush()?;
+        match self.0.readline(prompt) {
+            Ok(text) => {
+                if !text.trim().is_empty() {
+                    // A full history only loses its oldest line; nothing to report.
+                    let _ = self.0.add_history_entry(text.as_str());
+                }
+                line.push_str(&text);
+                line.push('\n');
+                Ok(true)
+            }
+            // Ctrl-D and Ctrl-C leave the game, as the end of piped input does.
+            Err(ReadlineError::Eof | ReadlineError::Interrupted) => Ok(false),
+            Err(ReadlineError::Io(e)) => Err(e),
+            Err(e) => Err(std::io::Error::other(e.to_string())),
+        }
+    }
+}
+
 struct PlayJob<'a> {
     opts: &'a PlayOptions,
-    input: &'a mut dyn BufRead,
+    input: &'a mut dyn LineSource,
     out: &'a mut dyn Write,
 }
 
@@ -385,6 +443,22 @@ impl GameVisitor for PlayJob<'_> {
 pub fn run_play(
     opts: &PlayOptions,
     input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    run_play_from(opts, &mut PlainLines(input), out)
+}
+
+/// Runs `polydam play` with the terminal's lines read through a line editor (cursor keys,
+/// history): what `main` uses when standard input is a terminal.
+pub fn run_play_terminal(opts: &PlayOptions, out: &mut dyn Write) -> Result<(), CliError> {
+    let editor = rustyline::DefaultEditor::new()
+        .map_err(|e| CliError(format!("cannot set up line editing on the terminal: {e}")))?;
+    run_play_from(opts, &mut EditedLines(editor), out)
+}
+
+fn run_play_from(
+    opts: &PlayOptions,
+    input: &mut dyn LineSource,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     crate::cli::check_depth(opts.depth)?;
@@ -467,7 +541,7 @@ mod tests {
         o.position.fen = Some("W:W:B1".into());
         let text = play(&o, "11-15\nquit\n");
         assert!(
-            text.contains("game over: black wins (white has no legal move)"),
+            text.contains("game over: black wins (white has no pieces left)"),
             "{text}"
         );
         assert!(text.contains("error: the game is over"), "{text}");

@@ -316,6 +316,10 @@ pub struct StateOut {
     pub side: &'static str,
     /// The side to move in the first position (for move numbers).
     pub first_side: &'static str,
+    /// The side that moves first in the variant's start position (`black` in English
+    /// checkers): move 1 begins with its move, so a game whose `first_side` differs numbers
+    /// its first move `1. …`.
+    pub start_side: &'static str,
     /// The legal moves (none when the game is over).
     pub moves: Vec<LegalMove>,
     /// The moves played, in the variant's notation.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use polydam_engine::egtb::TableProbe;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle, Outcome, Side};
-use polydam_engine::record::{EndReason, GameRecord};
+use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
     pv_text, IterationFigures, Limits, SearchControl, SearchInfo, Searcher,
 };
@@ -176,6 +176,8 @@ impl GameVisitor for NewTable {
             record: GameRecord::new(G::start()),
             generation: 0,
             searcher: Arc::new(Mutex::new(searcher)),
+            loaded_tags: Vec::new(),
+            loaded_plies: 0,
         }))
     }
 }
@@ -188,6 +190,12 @@ pub struct GameTable<G: Game> {
     // Shared with the search job, which holds it while it searches; the connection starts
     // its next search only when the job has finished (`Event::Finished`).
     searcher: Arc<Mutex<Searcher<G>>>,
+    // The tags of the PDN game loaded last (White, Black, Event, ...), written back into the
+    // game's PDN until another game or position is set up.
+    loaded_tags: Vec<(String, String)>,
+    // That game's number of moves: its Result and Termination tags stand while the game is
+    // still the one loaded, neither played on nor taken back.
+    loaded_plies: usize,
 }
 
 impl<G: Game> GameTable<G> {
@@ -215,39 +223,48 @@ impl<G: Game> GameTable<G> {
     }
 
     fn result(&self) -> Option<(ResultOut, PdnResult)> {
-        result_of(
-            self.record.outcome()?,
-            G::side_to_move(self.record.current()),
-        )
+        let (outcome, reason) = self.record.outcome()?;
+        let pos = self.record.current();
+        result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
     }
 
     fn pdn_text(&self) -> String {
         let first = &self.record.positions()[0];
         let start_fen = G::fen(first);
         let fen = (start_fen != G::fen(&G::start())).then_some(start_fen);
-        let second_player_starts = G::side_to_move(first) == Side::Black;
+        // Move 1 begins with the side that moves first in the variant (Black in English
+        // checkers): only a game begun by the other side starts with `1...`.
+        let second_player_starts = G::side_to_move(first) != G::side_to_move(&G::start());
+        let unchanged = self.record.moves().len() == self.loaded_plies;
+        let tags: Vec<(String, String)> = self
+            .loaded_tags
+            .iter()
+            .filter(|(name, _)| {
+                unchanged
+                    || !(name.eq_ignore_ascii_case("Result")
+                        || name.eq_ignore_ascii_case("Termination"))
+            })
+            .cloned()
+            .collect();
         pdn_text_of(
             G::NAME,
             self.result(),
             fen,
             self.history(),
             second_player_starts,
+            &tags,
         )
     }
 }
 
-/// The result and its reason for the page and the PDN, of a game that ended with `outcome`
-/// for `side` (the side to move).
-fn result_of(
-    (outcome, reason): (Outcome, EndReason),
-    side: Side,
-) -> Option<(ResultOut, PdnResult)> {
+/// The result and its reason `why` for the page and the PDN, of a game that ended with
+/// `outcome` for `side` (the side to move).
+fn result_of(outcome: Outcome, why: String, side: Side) -> Option<(ResultOut, PdnResult)> {
     let winner = match outcome {
         Outcome::Win => Some(side),
         Outcome::Loss => Some(side.opponent()),
         Outcome::Draw => None,
     };
-    let why = reason.describe(side);
     let text = match winner {
         Some(s) => format!("{} wins", s.name()),
         None => "draw".to_string(),
@@ -275,12 +292,13 @@ fn pdn_text_of(
     fen: Option<String>,
     moves: Vec<String>,
     second_player_starts: bool,
+    tags: &[(String, String)],
 ) -> String {
     let (result, termination) = match result {
         Some((r, pdn)) => (Some(pdn), r.reason),
         None => (None, "unterminated".into()),
     };
-    pdn::write_game(&PdnGame {
+    let game = PdnGame {
         event: "polydam serve".into(),
         site: "?".into(),
         variant: variant.into(),
@@ -293,7 +311,8 @@ fn pdn_text_of(
         termination,
         moves,
         second_player_starts,
-    })
+    };
+    pdn::write_game_keeping(&game, tags)
 }
 
 /// The moves of a PDN game read, at most [`MAX_PDN_MOVES`] of them.
@@ -380,6 +399,7 @@ impl<G: Game> Table for GameTable<G> {
             cells: cells_out(&view),
             side: G::side_to_move(pos).name(),
             first_side: G::side_to_move(&self.record.positions()[0]).name(),
+            start_side: G::side_to_move(&G::start()).name(),
             moves,
             history: self.history(),
             last_path,
@@ -449,6 +469,8 @@ impl<G: Game> Table for GameTable<G> {
             None => G::start(),
         };
         self.record = GameRecord::new(start);
+        self.loaded_tags.clear();
+        self.loaded_plies = 0;
         self.changed();
         Ok(())
     }
@@ -459,6 +481,7 @@ impl<G: Game> Table for GameTable<G> {
             Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
             None => G::start(),
         };
+        let tags = game.tags.clone();
         let moves = pdn_moves(game)?;
         let mut record = GameRecord::<G>::new(start);
         for (i, mv) in moves.iter().enumerate() {
@@ -467,7 +490,9 @@ impl<G: Game> Table for GameTable<G> {
             }
             record.push_text(mv).map_err(|e| move_error(i, mv, e))?;
         }
+        self.loaded_plies = record.moves().len();
         self.record = record;
+        self.loaded_tags = tags;
         self.changed();
         Ok(())
     }

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use polydam_engine::game::{Game, Side};
-use polydam_engine::record::{EndReason as RulesEnd, GameRecord};
+use polydam_engine::record::GameRecord;
 
 use crate::dxp::conn::{Connection, RecvError};
 use crate::dxp::message::{DxpError, GameAcc, GameEnd, GameReq, Kind, Message};
@@ -137,31 +137,14 @@ pub enum Decision {
 /// The decision and its reason when the game is over by the variant's rules (the position
 /// decides it, the side to move has no move, or a draw rule applies), else `None`.
 pub fn rules_end<G: Game>(record: &GameRecord<G>) -> Option<(Decision, String)> {
+    use polydam_engine::game::Outcome;
     let (outcome, reason) = record.outcome()?;
     let mover = G::side_to_move(record.current());
-    Some(decided(outcome, reason, mover, G::draw_rules().repetitions))
-}
-
-/// The decision and its reason for a game that ended with `outcome` for `mover` (the side to
-/// move) for `reason`, in a game drawn by `repetitions`-fold repetition.
-fn decided(
-    outcome: polydam_engine::game::Outcome,
-    reason: RulesEnd,
-    mover: Side,
-    repetitions: u8,
-) -> (Decision, String) {
-    use polydam_engine::game::Outcome;
     let decision = match outcome {
         Outcome::Win => Decision::Win(mover),
         Outcome::Loss => Decision::Win(mover.opponent()),
         Outcome::Draw => Decision::Draw,
     };
-    let why = match reason {
-        RulesEnd::NoMoves => format!("{} has no legal move", mover.name()),
-        RulesEnd::Decided => "decided by the position".to_owned(),
-        RulesEnd::Repetition => format!("{repetitions}-fold repetition"),
-        RulesEnd::QuietMoves => "move-count rule".to_owned(),
-        RulesEnd::EndgameCounter => "endgame move-count rule".to_owned(),
-    };
-    (decision, why)
+    // The engine's one wording of why a game ended, as the web board and `polydam play` say it.
+    Some((decision, reason.explain::<G>(record.current())))
 }

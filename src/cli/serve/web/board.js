@@ -21,6 +21,7 @@ let waiting = false;        // a move was sent; clicks wait for the new state
 let search = null;          // {id, mode} of the running search
 let analysing = false;      // the analysis button is on
 let lines = [];             // analysis lines of the current search
+let loadingGame = false;    // a PDN game was sent to load: its state is for reading, not play
 
 // ---------------------------------------------------------------- connection
 
@@ -69,14 +70,13 @@ const HANDLERS = {
   },
   done: (msg) => {
     if (search && msg.search === search.id) search = null;
-    if (msg.mode === 'analyse') {
-      analysing = false;
-      updateAnalyseButton();
-    }
+    // An analysis that ends by itself (it found the result, or the game is decided) leaves the
+    // button on: the next position is analysed again. Only the button turns it off.
     updateStatus();
   },
   error: (msg) => {
     waiting = false;
+    loadingGame = false;
     showMessage(msg.message);
   },
 };
@@ -98,6 +98,13 @@ function onState(msg) {
   document.body.dataset.side = msg.side;
   document.body.dataset.fen = msg.fen;
   document.body.dataset.variant = msg.variant.name;
+  if (loadingGame) {
+    // A loaded game is there to be read: nobody plays on until a person says so.
+    loadingGame = false;
+    $('white-player').value = 'human';
+    $('black-player').value = 'human';
+    showMessage('game loaded: both sides are now played by hand (choose "engine" to let it play on)');
+  }
   $('pass').hidden = !msg.moves.some((m) => m.path.length === 0) || players(msg.side) !== 'human';
   renderBoard();
   renderHistory();
@@ -182,6 +189,17 @@ function onCellClick(label) {
   } else {
     selection = [];
     renderBoard();
+    explainRefusal(label);
+  }
+}
+
+// A click on one's own piece that has no move: say why when a capture elsewhere is compulsory.
+function explainRefusal(label) {
+  const cell = state.cells.find((c) => c.label === label);
+  if (!cell || !cell.piece || cell.piece.owner !== state.side) return;
+  const capturing = [...new Set(state.moves.filter((m) => m.capture).map((m) => m.path[0]))];
+  if (capturing.length > 0 && state.moves.every((m) => m.capture)) {
+    showMessage(`capturing is compulsory: this piece cannot capture; capture with ${capturing.join(', ')} (ringed in red)`);
   }
 }
 
@@ -461,7 +479,9 @@ function fillVariants() {
 function renderHistory() {
   const list = $('history');
   list.textContent = '';
-  const offset = state.first_side === 'black' ? 1 : 0;
+  // Move 1 begins with the variant's first player (Black in English checkers): only a game set
+  // up with the other side to move starts with `1. …`.
+  const offset = state.first_side !== state.start_side ? 1 : 0;
   let item = null;
   state.history.forEach((move, i) => {
     const ply = i + offset;
@@ -491,13 +511,24 @@ function renderLines() {
   body.textContent = '';
   for (const line of lines) {
     const row = document.createElement('tr');
-    const pv = line.pv.split(' ');
-    const shown = pv.length > 12 ? `${pv.slice(0, 12).join(' ')} …` : line.pv;
-    for (const value of [line.depth, line.score, formatNodes(line.nodes), shown]) {
+    const pv = line.pv.split(' ').filter((m) => m);
+    for (const value of [line.depth, line.score, formatNodes(line.nodes)]) {
       const cell = document.createElement('td');
       cell.textContent = String(value);
       row.appendChild(cell);
     }
+    // One unbreakable span per move: a line wraps between moves, never inside one (`1-` / `7`).
+    const cell = document.createElement('td');
+    cell.className = 'pv';
+    const shown = pv.length > 12 ? pv.slice(0, 12).concat(['…']) : pv;
+    shown.forEach((move, i) => {
+      if (i > 0) cell.appendChild(document.createTextNode(' '));
+      const span = document.createElement('span');
+      span.className = 'pv-move';
+      span.textContent = move;
+      cell.appendChild(span);
+    });
+    row.appendChild(cell);
     body.appendChild(row);
   }
 }
@@ -572,6 +603,18 @@ function undoPlies() {
   return 1;
 }
 
+// Whether the board holds a game with moves that would be lost by starting another.
+function gameUnderWay() {
+  return Boolean(state && state.history.length > 0);
+}
+
+// Asks before a game with moves is thrown away: true when there is none or the person agrees.
+function keepGame(question) {
+  if (!gameUnderWay()) return true;
+  const n = state.history.length;
+  return window.confirm(`${question} The current game (${n} ${n === 1 ? 'move' : 'moves'}) will be lost.`);
+}
+
 function wire() {
   $('board').addEventListener('click', (event) => {
     const target = event.target.closest('[data-label]');
@@ -596,7 +639,20 @@ function wire() {
     }
     dragFrom = null;
   });
-  $('variant').addEventListener('change', () => send({ type: 'new', variant: $('variant').value }));
+  $('variant').addEventListener('change', () => {
+    const wanted = $('variant').value;
+    if (!keepGame(`Start a new game of ${wanted}?`)) {
+      $('variant').value = state.variant.name;
+      return;
+    }
+    send({ type: 'new', variant: wanted });
+  });
+  // Leaving or reloading the page throws the game away: the browser asks first.
+  window.addEventListener('beforeunload', (event) => {
+    if (!gameUnderWay()) return;
+    event.preventDefault();
+    event.returnValue = '';
+  });
   $('new').addEventListener('click', () => state && send({ type: 'new', variant: state.variant.name }));
   $('undo').addEventListener('click', () => state && send({ type: 'undo', plies: undoPlies() }));
   $('flip').addEventListener('click', () => { flipped = !flipped; renderBoard(); });
@@ -630,7 +686,10 @@ function wire() {
   $('load-fen').addEventListener('click', () => send({ type: 'load', fen: $('fen').value.trim() }));
   $('fen').addEventListener('keydown', (e) => { if (e.key === 'Enter') send({ type: 'load', fen: $('fen').value.trim() }); });
   $('copy-fen').addEventListener('click', () => state && copy(state.fen));
-  $('load-pdn').addEventListener('click', () => send({ type: 'load', pdn: $('pdn').value }));
+  $('load-pdn').addEventListener('click', () => {
+    loadingGame = true;
+    send({ type: 'load', pdn: $('pdn').value });
+  });
   $('copy-pdn').addEventListener('click', () => state && copy(state.pdn));
 }
 
