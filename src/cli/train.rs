@@ -72,7 +72,8 @@ pub struct TrainOptions {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Start from the weights of this file rather than from zeros (training goes on from
-    /// them with new data): its feature set, variant, base and scale must be those of the run.
+    /// them with new data): its feature set, variant, base and scale must be those of the run
+    /// (a `diagonal-patterns-v1` file may start a v2 run: the same tables, then blended).
     #[arg(long, value_name = "WEIGHTS")]
     pub init: Option<PathBuf>,
     /// Worker threads (default: one per core).
@@ -205,7 +206,16 @@ fn initial_weights(
             "--init {shown} has {what} {theirs}, but this run trains {what} {ours}"
         ))
     };
-    if file.feature_set != *set || file.weights.len() != *count {
+    // A v1 file of the diagonal patterns holds the same tables as v2, only not blended.
+    let same_tables = file.feature_set == *set
+        || matches!(
+            (
+                file.feature_set.strip_prefix("diagonal-patterns-v1-"),
+                set.strip_prefix("diagonal-patterns-v2-")
+            ),
+            (Some(a), Some(b)) if a == b
+        );
+    if !same_tables || file.weights.len() != *count {
         let theirs = format!("{} ({} features)", file.feature_set, file.weights.len());
         return Err(mismatch(
             "feature set",
