@@ -73,6 +73,11 @@ pub struct TrainOptions {
     /// Seed of the shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Start from the weights of this file rather than from zeros (training goes on from
+    /// them with new data): its feature set, variant, base and scale must be those of the run
+    /// (a `diagonal-patterns-v1` file may start a v2 run: the same tables, then blended).
+    #[arg(long, value_name = "WEIGHTS")]
+    pub init: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(long, short = 't')]
     pub threads: Option<usize>,
@@ -166,7 +171,11 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
         };
         let data = load::<G>(&spec).map_err(|e| CliError(e.0))?;
         let features = (G::feature_count(kind), G::feature_set(kind));
-        let (weights, trained) = train_loaded(o, out, &data, features, started)?;
+        let init = match &o.init {
+            Some(path) => Some(initial_weights(o, path, G::NAME, &features)?),
+            None => None,
+        };
+        let (weights, trained) = train_loaded(o, out, &data, features, init, started)?;
         write_weights::<G>(o, kind, weights)?;
         writeln!(
             out,
@@ -179,14 +188,69 @@ impl<W: Write> FeaturesVisitor for TrainJob<'_, W> {
     }
 }
 
-/// Fits weights to the loaded `data` (with `features`: their count and the set's name, and
-/// the time loading `started`), printing the losses on `out`; returns the weights and when
-/// training started. Not generic in the game, so that it is compiled once.
+/// The weights of `--init` (the file at `path`), checked against the run: the same feature
+/// set (`features`: count and name), variant, base and scale. Not generic in the game.
+fn initial_weights(
+    o: &TrainOptions,
+    path: &std::path::Path,
+    variant: &str,
+    features: &(usize, String),
+) -> Result<Vec<f64>, CliError> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("cannot read --init {shown}: {e}")))?;
+    let file = WeightsFile::parse(&text)
+        .map_err(|e| CliError(format!("--init {shown} is not a weights file: {e}")))?;
+    let (count, set) = features;
+    let mismatch = |what: &str, theirs: String, ours: String| {
+        CliError(format!(
+            "--init {shown} has {what} {theirs}, but this run trains {what} {ours}"
+        ))
+    };
+    // A v1 file of the diagonal patterns holds the same tables as v2, only not blended.
+    let same_tables = file.feature_set == *set
+        || matches!(
+            (
+                file.feature_set.strip_prefix("diagonal-patterns-v1-"),
+                set.strip_prefix("diagonal-patterns-v2-")
+            ),
+            (Some(a), Some(b)) if a == b
+        );
+    if !same_tables || file.weights.len() != *count {
+        let theirs = format!("{} ({} features)", file.feature_set, file.weights.len());
+        return Err(mismatch(
+            "feature set",
+            theirs,
+            format!("{set} ({count} features)"),
+        ));
+    }
+    if file.variant != variant {
+        return Err(mismatch("variant", file.variant, variant.to_string()));
+    }
+    if file.base != o.base {
+        let (theirs, ours) = (file.base.name().to_string(), o.base.name().to_string());
+        return Err(mismatch("base", theirs, ours));
+    }
+    if file.scale != o.scale {
+        return Err(mismatch(
+            "scale",
+            file.scale.to_string(),
+            o.scale.to_string(),
+        ));
+    }
+    Ok(file.weights)
+}
+
+/// Fits weights to the loaded `data` (with `features`: their count and the set's name; from
+/// `init` when given, else from zeros; the time loading `started`), printing the losses on
+/// `out`; returns the weights and when training started. Not generic in the game, so that it
+/// is compiled once.
 fn train_loaded(
     o: &TrainOptions,
     out: &mut dyn Write,
     data: &Loaded,
     features: (usize, String),
+    init: Option<Vec<f64>>,
     started: Instant,
 ) -> Result<(Vec<f64>, Instant), CliError> {
     let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
@@ -218,7 +282,7 @@ fn train_loaded(
         scale: o.scale,
         seed: o.seed,
     };
-    let mut weights = vec![0.0; count];
+    let mut weights = init.unwrap_or_else(|| vec![0.0; count]);
     let steps = logistic::steps_per_epoch(data.train.len(), o.batch_size) * o.epochs;
     let bar = super::counting_bar(steps, "steps", o.quiet);
     let mut written: Result<(), CliError> = Ok(());

@@ -153,9 +153,64 @@ fn train_lowers_the_loss_on_generated_data() {
         "{losses:?}"
     );
     assert!(losses[5].1 < losses[0].1, "{losses:?}");
-    assert!(w.contains("feature-set diagonal-patterns-v1-50sq"), "{w}");
+    assert!(w.contains("feature-set diagonal-patterns-v2-50sq"), "{w}");
     assert!(w.contains("\nfeatures 210037\n"), "{}", &w[..200]);
     assert!(w.lines().any(|l| l.ends_with(" mid-w0-oooooooo")));
+
+    // Training goes on from a weights file: its epoch 0 is the end of the run that wrote it
+    // (the same data and split; the file's weights are rounded to 1/100), and it stays
+    // below where the run from zeros was after one epoch.
+    let first = dir.join("patterns.txt");
+    let (more, _) = train(
+        &data,
+        &dir.join("more.txt"),
+        &[
+            "--features",
+            "patterns",
+            "--init",
+            first.to_str().expect("path"),
+        ],
+    );
+    assert!(
+        (more[0].0 - losses[5].0).abs() < 2e-3,
+        "{more:?} {losses:?}"
+    );
+    assert!(more[5].0 < losses[1].0, "{more:?} {losses:?}");
+    // A file of another feature set, base or scale is refused, naming what differs.
+    let psq = dir.join("psq.txt");
+    let init = psq.to_str().expect("path");
+    let refused = dir.join("refused.txt");
+    let refused = refused.to_str().expect("path");
+    let o = polydam(&[
+        "train",
+        data[0].to_str().expect("path"),
+        "-o",
+        refused,
+        "--features",
+        "patterns",
+        "--init",
+        init,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("has feature set diagonal-psq-v1-50sq"),
+        "{err}"
+    );
+    let o = polydam(&[
+        "train",
+        data[0].to_str().expect("path"),
+        "-o",
+        refused,
+        "--init",
+        init,
+        "--base",
+        "hand",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("has base none, but this run trains base hand"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -427,7 +482,7 @@ fn train_takes_the_variant_from_the_data() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let w = text(&w);
     assert!(
-        w.contains("feature-set diagonal-patterns-v1-32sq\nvariant russian\n"),
+        w.contains("feature-set diagonal-patterns-v2-32sq\nvariant russian\n"),
         "{w}"
     );
     let _ = std::fs::remove_dir_all(dir);

@@ -1,6 +1,6 @@
 //! The diagonal family's sparse features for learning (see [`crate::learn::features`]):
 //! `diagonal-psq-v1` (men and kings by side-relative square, for training) and
-//! `diagonal-patterns-v1` (the 4x4 windows that [`super::learned`] numbers and evaluates).
+//! `diagonal-patterns-v2` (the 4x4 windows that [`super::learned`] numbers and evaluates).
 
 use polydam_tables::diagonal::Geometry;
 
@@ -108,7 +108,8 @@ impl<R: Rules> Features for Diagonal<R> {
     fn feature_set(kind: FeatureKind) -> String {
         match kind {
             FeatureKind::Psq => format!("diagonal-psq-v1-{}sq", PsqLayout::of::<R>().squares),
-            FeatureKind::Patterns => PatternLayout::of(R::SHEET.board).name(),
+            // The trainer fits the blended set (see `feature_values`).
+            FeatureKind::Patterns => PatternLayout::of(R::SHEET.board).blended_name(),
         }
     }
 
@@ -123,6 +124,19 @@ impl<R: Rules> Features for Diagonal<R> {
         match kind {
             FeatureKind::Psq => psq_features::<R>(pos, out),
             FeatureKind::Patterns => pattern_features::<R>(pos, out),
+        }
+    }
+
+    fn feature_values(kind: FeatureKind, pos: &Position<R::Bits>, out: &mut Vec<(u32, f32)>) {
+        match kind {
+            FeatureKind::Psq => {
+                let mut plain = Vec::new();
+                psq_features::<R>(pos, &mut plain);
+                out.extend(plain.into_iter().map(|f| (f, 1.0)));
+            }
+            FeatureKind::Patterns => {
+                learned::active_feature_values::<R>(pos, |i, v| out.push((i as u32, v)))
+            }
         }
     }
 
@@ -201,10 +215,10 @@ mod tests {
             Diagonal::<Russian>::feature_count(p),
             2 * 9 * 6561 + 1 + 4 * 13
         );
-        assert_eq!(Intl::feature_set(p), "diagonal-patterns-v1-50sq");
+        assert_eq!(Intl::feature_set(p), "diagonal-patterns-v2-50sq");
         assert_eq!(
             Diagonal::<Russian>::feature_set(p),
-            "diagonal-patterns-v1-32sq"
+            "diagonal-patterns-v2-32sq"
         );
     }
 

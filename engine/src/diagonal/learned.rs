@@ -1,13 +1,17 @@
 //! The learned evaluation of the diagonal family: weights of board patterns and material
 //! counts fitted by `polydam train` to self-play games (see `docs/training.md`).
 //!
-//! The feature set is `diagonal-patterns-v1`: for each game phase (0 the middle game, 1 the
-//! endgame) and each 4x4 window of [`super::patterns`], one weight per window state, seen from
-//! the side to move; then a bias and one-hot counts of own men, opponent men, own kings and
-//! opponent kings (0 to the men a side starts with, larger counts clamped). The middle-game
-//! tables are used while more men than one side starts with are on the board, kings not
-//! counted. [`PatternLayout`] numbers the features; [`active_features`] lists a position's,
-//! and [`Learned::evaluate`] sums their weights from the incrementally kept window states.
+//! The feature sets are `diagonal-patterns-v1` and `-v2`: for each game phase (0 the middle
+//! game, 1 the endgame) and each 4x4 window of [`super::patterns`], one weight per window
+//! state, seen from the side to move; then a bias and one-hot counts of own men, opponent
+//! men, own kings and opponent kings (0 to the men a side starts with, larger counts clamped).
+//! In v1 the middle-game tables are used while more men than one side starts with are on the
+//! board, kings not counted, and the endgame tables from there down; v2 has the same indices
+//! but blends both tables near that boundary ([`PatternLayout::middle_game_share`]), and its
+//! weights are trained blended. [`PatternLayout`] numbers the features; [`active_features`]
+//! lists a position's v1 features and [`active_feature_values`] its v2 ones with their
+//! values; [`Learned::evaluate`] sums their weights from the incrementally kept window
+//! states.
 //!
 //! A variant has learned weights when the weights source in use gives it a file: the
 //! shipped one by default, or one the program names (see [`crate::learn::source`]).
@@ -44,9 +48,15 @@ impl PatternLayout {
         }
     }
 
-    /// The feature set's name.
+    /// The feature set's name: v1 (a hard switch between the phases' tables) or v2 (the
+    /// tables blended near the boundary).
     pub fn name(self) -> String {
         format!("diagonal-patterns-v1-{}sq", self.squares)
+    }
+
+    /// The name of the blended set, v2: what `polydam train` writes.
+    pub fn blended_name(self) -> String {
+        format!("diagonal-patterns-v2-{}sq", self.squares)
     }
 
     /// The index of window `window` in state `state` in phase `phase`.
@@ -88,6 +98,21 @@ impl PatternLayout {
     pub fn phase(self, men: u32) -> usize {
         linear::phase(men, self.men)
     }
+
+    /// The middle-game tables' share of the window sum of a position with `men` men on the
+    /// board in the blended set (v2), as `(share, parts)`: all of it above the blending band,
+    /// none below, and in between a share growing with the men. The band spans a fifth of a
+    /// side's men on either side of the [`Self::phase`] boundary (16 to 24 men on 10x10).
+    #[inline(always)]
+    pub fn middle_game_share(self, men: u32) -> (u32, u32) {
+        let half = (self.men / 5) as i64;
+        let parts = (4 * half).max(1);
+        if half == 0 {
+            return if self.phase(men) == 0 { (1, 1) } else { (0, 1) };
+        }
+        let share = (2 * i64::from(men) - 2 * (self.men as i64 - half) - 1).clamp(0, parts);
+        (share as u32, parts as u32)
+    }
 }
 
 /// Own men, opponent men, own kings, opponent kings of `pos`, seen from the side to move.
@@ -118,10 +143,36 @@ pub fn active_features<R: Rules>(pos: &Position<R::Bits>, mut visit: impl FnMut(
     l.tail().features(c, visit);
 }
 
+/// Calls `visit` with every active feature of `pos` in the blended set (v2) and its value:
+/// the windows of both phases' tables with their shares in the blending band, of one table
+/// (value 1) outside it; then the bias and the four counts (value 1).
+#[inline(always)]
+pub fn active_feature_values<R: Rules>(pos: &Position<R::Bits>, mut visit: impl FnMut(usize, f32)) {
+    let g = R::SHEET.board;
+    let l = PatternLayout::of(g);
+    let windows = Windows::<R::Bits>::of(g);
+    let c = counts(pos);
+    let (share, parts) = l.middle_game_share(c[0] + c[1]);
+    let mid = share as f32 / parts as f32;
+    for w in 0..l.windows {
+        let state = windows.view(&pos.windows, pos.side, w);
+        if share != 0 {
+            visit(l.window(0, w, state), mid);
+        }
+        if share != parts {
+            visit(l.window(1, w, state), 1.0 - mid);
+        }
+    }
+    l.tail().features(c, |i| visit(i, 1.0));
+}
+
 /// A variant's learned weights, ready for the search.
 #[derive(Clone, Debug)]
 pub struct Learned {
     layout: PatternLayout,
+    /// Whether the file is of the blended set (v2): the phases' tables blend near the
+    /// boundary; else (v1) a hard switch.
+    blended: bool,
     /// The weights in fixed point: the window tables indexed as [`PatternLayout::window`],
     /// then the tail.
     weights: FixedWeights,
@@ -131,14 +182,19 @@ impl Learned {
     /// The weights of `file` for variant `R`, checked against its feature set.
     pub fn from_file<R: Rules>(file: &WeightsFile, source: &str) -> Result<Learned, String> {
         let layout = PatternLayout::of(R::SHEET.board);
-        let weights = FixedWeights::from_file(
-            file,
-            source,
-            &layout.name(),
-            weights_name::<R>(),
-            layout.tail(),
-        )?;
-        Ok(Learned { layout, weights })
+        let blended = file.feature_set != layout.name();
+        let set = if blended {
+            layout.blended_name()
+        } else {
+            layout.name()
+        };
+        let weights =
+            FixedWeights::from_file(file, source, &set, weights_name::<R>(), layout.tail())?;
+        Ok(Learned {
+            layout,
+            blended,
+            weights,
+        })
     }
 
     /// What the weights are added to.
@@ -157,9 +213,33 @@ impl Learned {
     #[inline(always)]
     pub fn evaluate<B: Bits>(&self, g: Geometry, pos: &Position<B>) -> i32 {
         let l = self.layout;
-        let windows = Windows::<B>::of(g);
         let c = counts(pos);
-        let table = &self.weights.table[l.window(l.phase(c[0] + c[1]), 0, 0)..];
+        let (share, parts) = if self.blended {
+            l.middle_game_share(c[0] + c[1])
+        } else {
+            (1 - l.phase(c[0] + c[1]) as u32, 1)
+        };
+        let sum = if share == parts {
+            self.window_sum(g, pos, 0)
+        } else if share == 0 {
+            self.window_sum(g, pos, 1)
+        } else {
+            // Near the phase boundary both tables count, so that an exchange across it does
+            // not jump the evaluation.
+            let mg = i64::from(self.window_sum(g, pos, 0));
+            let eg = i64::from(self.window_sum(g, pos, 1));
+            let (share, parts) = (i64::from(share), i64::from(parts));
+            ((mg * share + eg * (parts - share)) / parts) as i32
+        };
+        linear::to_hundredths(sum + self.weights.tail_sum(l.tail(), c))
+    }
+
+    /// The window weights of `pos` in `phase`'s tables, in fixed point.
+    #[inline(always)]
+    fn window_sum<B: Bits>(&self, g: Geometry, pos: &Position<B>, phase: usize) -> i32 {
+        let l = self.layout;
+        let windows = Windows::<B>::of(g);
+        let table = &self.weights.table[l.window(phase, 0, 0)..];
         let mut sum = 0i32;
         // White reads its own view; Black's is the flipped mirror window (see `patterns`).
         match pos.side {
@@ -174,8 +254,7 @@ impl Learned {
                 }
             }
         }
-        sum += self.weights.tail_sum(l.tail(), c);
-        linear::to_hundredths(sum)
+        sum
     }
 }
 
@@ -264,15 +343,32 @@ mod tests {
         }
     }
 
-    fn check_sum_of_active_weights<R: Rules>() {
-        let file = random_file::<R>(7);
+    /// Plays a random game of `R` and checks at every position that the evaluation with
+    /// random weights of v1 (hard switch) or v2 (`blended`) is the sum of the active
+    /// features' weights, times their values in v2; answers how many positions were in the
+    /// blending band.
+    fn check_sum_of_active_weights<R: Rules>(blended: bool) -> usize {
+        let mut file = random_file::<R>(7);
+        let layout = PatternLayout::of(R::SHEET.board);
+        if blended {
+            file.feature_set = layout.blended_name();
+        }
         let l = Learned::from_file::<R>(&file, "test").expect("random weights load");
+        assert_eq!(l.blended, blended);
         let mut pos = Diagonal::<R>::start();
         let mut moves = Vec::new();
         let mut seed = 99;
+        let mut in_band = 0;
         for _ in 0..300 {
             let mut sum = 0.0;
-            active_features::<R>(&pos, |i| sum += file.weights[i]);
+            if blended {
+                active_feature_values::<R>(&pos, |i, v| sum += file.weights[i] * v as f64);
+            } else {
+                active_features::<R>(&pos, |i| sum += file.weights[i]);
+            }
+            let [own, opp, ..] = counts(&pos);
+            let (share, parts) = layout.middle_game_share(own + opp);
+            in_band += usize::from(share != 0 && share != parts);
             let got = l.evaluate(R::SHEET.board, &pos);
             // Each of the 21 weights (30 on 12x12) is rounded to 1/8 before summing.
             assert!(
@@ -288,14 +384,41 @@ mod tests {
             seed = s;
             pos = Diagonal::<R>::play(&pos, &moves[(r % moves.len() as u64) as usize]);
         }
+        in_band
     }
 
     #[test]
     fn the_evaluation_is_the_sum_of_the_active_weights() {
-        check_sum_of_active_weights::<International>();
-        check_sum_of_active_weights::<Russian>();
-        check_sum_of_active_weights::<Canadian>();
-        check_sum_of_active_weights::<Frisian>();
+        for blended in [false, true] {
+            // The random games pass through the blending band, where v1 and v2 differ.
+            assert!(check_sum_of_active_weights::<International>(blended) > 0);
+            assert!(check_sum_of_active_weights::<Russian>(blended) > 0);
+            check_sum_of_active_weights::<Canadian>(blended);
+            check_sum_of_active_weights::<Frisian>(blended);
+        }
+    }
+
+    #[test]
+    fn the_phases_blend_over_a_band_around_the_boundary() {
+        let l = PatternLayout::of(International::SHEET.board);
+        assert_eq!(l.middle_game_share(40), (16, 16));
+        assert_eq!(l.middle_game_share(25), (16, 16));
+        assert_eq!(l.middle_game_share(24), (15, 16));
+        assert_eq!(l.middle_game_share(21), (9, 16));
+        assert_eq!(l.middle_game_share(20), (7, 16));
+        assert_eq!(l.middle_game_share(17), (1, 16));
+        assert_eq!(l.middle_game_share(16), (0, 16));
+        assert_eq!(l.middle_game_share(2), (0, 16));
+        // Symmetric about the boundary between 20 and 21 men.
+        for k in 0..5 {
+            let (a, parts) = l.middle_game_share(21 + k);
+            let (b, _) = l.middle_game_share(20 - k);
+            assert_eq!(a + b, parts, "{k}");
+        }
+        let r = PatternLayout::of(Russian::SHEET.board);
+        assert_eq!(r.middle_game_share(15), (8, 8));
+        assert_eq!(r.middle_game_share(13), (5, 8));
+        assert_eq!(r.middle_game_share(10), (0, 8));
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub trait Features: Game {
     /// may appear more than once, counting that many times.
     fn features(kind: FeatureKind, pos: &Self::Position, out: &mut Vec<u32>);
 
+    /// Appends the active features of `pos` with their values to `out`: what `polydam train`
+    /// fits, the evaluation being the sum of each weight times its value. By default every
+    /// feature of [`Features::features`] with the value 1; a set that blends two tables
+    /// (`diagonal-patterns-v2`) gives each its share.
+    fn feature_values(kind: FeatureKind, pos: &Self::Position, out: &mut Vec<(u32, f32)>) {
+        let mut plain = Vec::new();
+        Self::features(kind, pos, &mut plain);
+        out.extend(plain.into_iter().map(|f| (f, 1.0)));
+    }
+
     /// A readable name of feature `index`, for the weights file.
     fn feature_name(kind: FeatureKind, index: usize) -> String;
 

@@ -1,7 +1,8 @@
 //! Logistic regression of game results on a linear evaluation over sparse features.
 //!
-//! A position's evaluation is `e = b + Σ w[i]` over its active features, in hundredths of a
-//! man, where `b` is a fixed base evaluation of the position (0, or the hand evaluation);
+//! A position's evaluation is `e = b + Σ v[i]·w[i]` over its active features `i` with their
+//! values `v[i]` (1 for most features; a share of it where a feature set blends two tables),
+//! in hundredths of a man, where `b` is a fixed base evaluation of the position (0, or the hand evaluation);
 //! its predicted score (win 1, draw ½, loss 0) is `p = sigmoid(e / scale)`. The target is the
 //! game's result, optionally blended with the search score:
 //! `t = (1 - λ)·result + λ·sigmoid(score / scale)`. The loss is the mean cross-entropy
@@ -21,6 +22,8 @@ const CHUNK: usize = 256;
 pub struct Samples {
     /// Feature indices of every sample, one after another.
     indices: Vec<u32>,
+    /// The value of each entry of `indices`.
+    values: Vec<f32>,
     /// Where each sample's indices start in `indices` (one more entry than samples).
     starts: Vec<usize>,
     /// The target of each sample, in [0, 1].
@@ -34,23 +37,47 @@ impl Samples {
     pub fn new() -> Samples {
         Samples {
             indices: Vec::new(),
+            values: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
             bases: Vec::new(),
         }
     }
 
-    /// Adds a sample with its base evaluation (hundredths of a man).
+    /// Adds a sample whose features all have the value 1, with its base evaluation
+    /// (hundredths of a man).
     pub fn push(&mut self, features: &[u32], base: f32, target: f32) {
         self.indices.extend_from_slice(features);
+        self.values.resize(self.indices.len(), 1.0);
         self.starts.push(self.indices.len());
         self.targets.push(target);
         self.bases.push(base);
     }
 
-    /// The evaluation of sample `i` under `weights`: its base plus its features' weights.
+    /// Adds a sample of `(feature, value)` pairs, with its base evaluation.
+    pub fn push_valued(&mut self, features: &[(u32, f32)], base: f32, target: f32) {
+        self.indices.extend(features.iter().map(|f| f.0));
+        self.values.extend(features.iter().map(|f| f.1));
+        self.starts.push(self.indices.len());
+        self.targets.push(target);
+        self.bases.push(base);
+    }
+
+    /// The evaluation of sample `i` under `weights`: its base plus its features' weights,
+    /// each times its value.
     pub fn evaluate(&self, weights: &[f64], i: usize) -> f64 {
-        self.bases[i] as f64 + evaluate(weights, self.features(i))
+        let range = self.starts[i]..self.starts[i + 1];
+        let sum: f64 = self.indices[range.clone()]
+            .iter()
+            .zip(&self.values[range])
+            .map(|(&f, &v)| weights[f as usize] * v as f64)
+            .sum();
+        self.bases[i] as f64 + sum
+    }
+
+    /// The values of the features of sample `i`, in the order of [`Samples::features`].
+    pub fn values(&self, i: usize) -> &[f32] {
+        &self.values[self.starts[i]..self.starts[i + 1]]
     }
 
     /// The number of samples.
@@ -87,11 +114,6 @@ pub fn sigmoid(x: f64) -> f64 {
 /// The blended target of a position: `(1 - lambda)·result + lambda·sigmoid(score / scale)`.
 pub fn target(result: f32, score: i32, lambda: f64, scale: f64) -> f32 {
     ((1.0 - lambda) * result as f64 + lambda * sigmoid(score as f64 / scale)) as f32
-}
-
-/// The linear evaluation of a feature list.
-pub fn evaluate(weights: &[f64], features: &[u32]) -> f64 {
-    features.iter().map(|&i| weights[i as usize]).sum()
 }
 
 /// The cross-entropy of predicting `p` for target `t` (with `p` kept off 0 and 1).
@@ -186,11 +208,10 @@ fn gradient(weights: &[f64], samples: &Samples, batch: &[usize], c: &TrainConfig
         .map(|chunk| {
             let mut g = vec![0.0; n];
             for &i in chunk {
-                let f = samples.features(i);
                 let p = sigmoid(samples.evaluate(weights, i) / c.scale);
                 let d = (p - samples.target(i) as f64) / c.scale;
-                for &j in f {
-                    g[j as usize] += d;
+                for (&j, &v) in samples.features(i).iter().zip(samples.values(i)) {
+                    g[j as usize] += d * v as f64;
                 }
             }
             g
@@ -317,6 +338,28 @@ mod tests {
             (start - (1.0 + (-1.0f64).exp()).ln()).abs() < 1e-9,
             "{start}"
         );
+    }
+
+    #[test]
+    fn feature_values_weigh_their_weights_and_gradients() {
+        let mut s = Samples::new();
+        s.push_valued(&[(0, 0.25), (1, 0.75), (2, 1.0)], 10.0, 1.0);
+        assert_eq!(s.evaluate(&[4.0, 8.0, 1.0], 0), 10.0 + 1.0 + 6.0 + 1.0);
+        // A feature of value 0 gets no gradient; the others get theirs in proportion.
+        s.push_valued(&[(0, 0.0), (1, 1.0)], 0.0, 1.0);
+        let c = TrainConfig {
+            epochs: 1,
+            batch_size: 2,
+            learning_rate: 1.0,
+            l2: 0.0,
+            scale: 100.0,
+            seed: 1,
+        };
+        let g = gradient(&[0.0; 3], &s, &[1], &c);
+        assert_eq!(g[0], 0.0);
+        assert!(g[1] < 0.0);
+        let g = gradient(&[0.0; 3], &s, &[0], &c);
+        assert!((g[1] / g[0] - 3.0).abs() < 1e-9, "{g:?}");
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub fn load<G: Features>(o: &SampleSpec) -> Result<Loaded, DataError> {
         let pos =
             G::parse_position(position).map_err(|e| format!("bad {} position: {e}", G::NAME))?;
         features.clear();
-        G::features(kind, &pos, features);
+        G::feature_values(kind, &pos, features);
         Ok(match base {
             Base::None => 0.0,
             Base::Hand => G::hand_evaluation(&pos) as f32,
@@ -71,9 +71,9 @@ pub fn load<G: Features>(o: &SampleSpec) -> Result<Loaded, DataError> {
     })
 }
 
-/// Turns a data line's position into its features (in the vector given) and base value, or
-/// says why it cannot.
-type Featurize<'a> = dyn FnMut(&str, &mut Vec<u32>) -> Result<f32, String> + 'a;
+/// Turns a data line's position into its features and their values (in the vector given) and
+/// its base value, or says why it cannot.
+type Featurize<'a> = dyn FnMut(&str, &mut Vec<(u32, f32)>) -> Result<f32, String> + 'a;
 
 /// [`load`] for the data of `variant`, whose positions `featurize` reads: not generic in the
 /// game, so that the reading and splitting are compiled once.
@@ -111,9 +111,9 @@ fn load_lines(
             let base = featurize(&data.position, &mut features).map_err(at)?;
             let t = logistic::target(result_value(data.result), data.score, o.lambda, o.scale);
             if is_validation(&data.position, o.valid_percent) {
-                valid.push(&features, base, t);
+                valid.push_valued(&features, base, t);
             } else {
-                train.push(&features, base, t);
+                train.push_valued(&features, base, t);
             }
         }
     }
