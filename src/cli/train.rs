@@ -197,7 +197,7 @@ fn initial_weights(
     features: &(usize, String),
 ) -> Result<Vec<f64>, CliError> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
+    let text = polydam_engine::files::read_text(path, polydam_engine::files::TEXT_LIMIT)
         .map_err(|e| CliError(format!("cannot read --init {shown}: {e}")))?;
     let file = WeightsFile::parse(&text)
         .map_err(|e| CliError(format!("--init {shown} is not a weights file: {e}")))?;
@@ -330,7 +330,8 @@ pub fn run_train(opts: &TrainOptions, mut out: &mut dyn Write) -> Result<(), Cli
 }
 
 fn run_train_to<W: Write>(opts: &TrainOptions, out: &mut W) -> Result<(), CliError> {
-    refuse_input_as_output("-o", &opts.output, opts.data.iter().map(PathBuf::as_path))?;
+    let inputs = opts.data.iter().chain(&opts.init).map(PathBuf::as_path);
+    refuse_input_as_output("-o", &opts.output, inputs)?;
     if opts.epochs == 0 {
         return Err(CliError("--epochs must be at least 1".into()));
     }
