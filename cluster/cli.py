@@ -50,6 +50,14 @@ def main(argv=None):
     except JobError as e:
         print(f"cluster {args.job}: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # pylint: disable=broad-except
+        # A task's error comes back as Ray's RayTaskError (its cause's class is a copy sent
+        # with the task, not this JobError): say it in a line, as a JobError is.
+        if type(e).__module__.startswith("ray"):
+            cause = getattr(e, "cause", None) or e
+            print(f"cluster {args.job}: a task failed: {cause}", file=sys.stderr)
+            return 2
+        raise
     except KeyboardInterrupt:
         print(f"cluster {args.job}: interrupted; run it again to resume", file=sys.stderr)
         return 130
