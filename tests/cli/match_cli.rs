@@ -721,3 +721,81 @@ fn no_child_of_a_killed_engine_survives() {
         "children still running: {survivors:?} of {pids:?}"
     );
 }
+
+#[test]
+fn slices_of_a_match_play_its_games() {
+    // A 6-game match with random openings, then the same match as three slices of one pair
+    // each (--first-game 1, 3, 5): the slices' PDNs, put together, are the match's. The book
+    // is off (its moves are chosen at random) and depth limits make the games repeat.
+    let e = format!("{} --set book=false", polydam_engine());
+    let common = [
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "2",
+        "--random-plies",
+        "6",
+        "--seed",
+        "11",
+        "--max-plies",
+        "40",
+        "-q",
+    ];
+    let read = |path: &PathBuf| {
+        let text = std::fs::read_to_string(path).expect("PDN written");
+        let _ = std::fs::remove_file(path);
+        // The date is today's in both; the rest must be the same bytes.
+        text.lines()
+            .filter(|l| !l.starts_with("[Date "))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    let whole = temp_file("slices-whole.pdn");
+    let mut args = common.to_vec();
+    args.extend(["--games", "6", "--pdn", whole.to_str().unwrap()]);
+    let (out, _) = run_ok(&args);
+    assert!(out.contains("6 games"), "{out}");
+    let whole = read(&whole);
+    assert_eq!(whole.matches("[Event ").count(), 6, "{whole}");
+    let mut pieces = String::new();
+    for first in ["1", "3", "5"] {
+        let part = temp_file(&format!("slices-{first}.pdn"));
+        let mut args = common.to_vec();
+        args.extend(["--games", "2", "--first-game", first]);
+        args.extend(["--pdn", part.to_str().unwrap()]);
+        let (out, _) = run_ok(&args);
+        assert!(out.contains("pdn: 2 games written"), "{out}");
+        pieces.push_str(&read(&part));
+    }
+    assert!(pieces.contains("[Round \"5\"]"), "{pieces}");
+    assert_eq!(pieces, whole);
+    // A slice must start a pair, and a round robin cannot be sliced.
+    let o = run(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "1",
+        "--first-game",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--first-game must be odd"));
+    let o = run(&[
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--engine",
+        &e,
+        "--depth",
+        "1",
+        "--first-game",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("exactly two engines"));
+}

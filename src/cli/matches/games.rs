@@ -82,15 +82,16 @@ impl Finished {
 
 /// Every game of the match: each pair of engines plays `games` games, the first engine of the
 /// pair White in the even ones, each opening twice in a row (colours swapped), the openings in
-/// turn.
-pub(super) fn schedule(engines: usize, games: usize, openings: usize) -> Vec<Job> {
+/// turn. With `skip` > 0 (two engines), the games `skip + 1 ..= skip + games` of a longer
+/// match, with their numbers, colours and openings there.
+pub(super) fn schedule(engines: usize, games: usize, openings: usize, skip: usize) -> Vec<Job> {
     let mut jobs = Vec::new();
     for a in 0..engines {
         for b in a + 1..engines {
-            for g in 0..games {
+            for g in skip..skip + games {
                 let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                 jobs.push(Job {
-                    number: jobs.len() + 1,
+                    number: skip + jobs.len() + 1,
                     white,
                     black,
                     first: a,

@@ -76,10 +76,11 @@ fn run_games<W: Write>(
     let o = job.opts;
     let timeout = handshake_timeout(o)?;
     let names = games::start_engines(&job.specs, variant.0, timeout)?;
-    let jobs = games::schedule(job.specs.len(), o.games, starts.len());
+    let skip = o.first_game - 1;
+    let jobs = games::schedule(job.specs.len(), o.games, starts.len(), skip);
     let progress = Progress::new(variant.0, &names, jobs.len(), o.quiet);
     let name = variant.0;
-    let mut pdn_log = PdnLog::create(o.pdn.as_deref(), variant, starts, &names)?;
+    let mut pdn_log = PdnLog::create(o.pdn.as_deref(), variant, starts, &names, skip)?;
     let setup = games::Setup {
         variant: name,
         specs: &job.specs,
@@ -113,7 +114,9 @@ fn run_games<W: Write>(
 /// The openings the options ask for: the book's, one random opening per pair of games, or
 /// the start position alone.
 fn load_openings<G: Game>(opts: &MatchOptions) -> Result<Vec<Opening<G>>, CliError> {
-    let pairs_per_match = opts.games.div_ceil(2);
+    // The openings of the games before the first one played too: the random ones come from
+    // one stream, so that a slice of a match gets the openings the whole match gives it.
+    let pairs_per_match = (opts.first_game - 1 + opts.games).div_ceil(2);
     match &opts.book {
         Some(path) => read_book::<G>(path),
         None if opts.random_plies > 0 => {
@@ -139,6 +142,17 @@ fn run_match_to<W: Write>(opts: &MatchOptions, out: &mut W) -> Result<(), CliErr
     let sprt = sprt_settings(opts)?;
     if opts.games == 0 {
         return Err(CliError("--games must be at least 1".into()));
+    }
+    if opts.first_game == 0 || opts.first_game % 2 == 0 {
+        return Err(CliError(format!(
+            "--first-game must be odd (a pair of games starts there), got {}",
+            opts.first_game
+        )));
+    }
+    if opts.first_game > 1 && specs.len() != 2 {
+        return Err(CliError(
+            "--first-game needs exactly two engines (a slice of a round robin is not one)".into(),
+        ));
     }
     if opts.concurrency == 0 {
         return Err(CliError("--concurrency must be at least 1".into()));

@@ -31,6 +31,11 @@ pub struct MatchOptions {
     /// Games per pair of engines (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
+    /// Two engines: play games F to F+games-1 of a longer match (F odd, where a pair of
+    /// games starts), with the openings, colours and game numbers that match gives them:
+    /// the shards of one match (cluster/) play its games exactly.
+    #[arg(long, value_name = "F", default_value_t = 1)]
+    pub first_game: usize,
     /// Seconds per move (`level move-time`).
     #[arg(long)]
     pub movetime: Option<f64>,
@@ -110,6 +115,7 @@ impl Default for MatchOptions {
             engine_options: Vec::new(),
             names: Vec::new(),
             games: 2,
+            first_game: 1,
             movetime: None,
             time: None,
             inc: 0.0,

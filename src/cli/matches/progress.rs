@@ -103,8 +103,11 @@ pub(super) struct PdnLog<'a> {
     file: Option<BufWriter<File>>,
     /// The first write error; nothing more is written after it.
     error: Option<std::io::Error>,
-    /// Games handed over in order so far (written, when there is a file).
+    /// Games handed over in order so far (written, when there is a file), counting the
+    /// games before the first one played (`--first-game`).
     written: usize,
+    /// Games of the match before the first one played.
+    skip: usize,
     /// The date of the `Date` tags.
     date: String,
     /// The variant's name.
@@ -119,12 +122,14 @@ pub(super) struct PdnLog<'a> {
 
 impl<'a> PdnLog<'a> {
     /// Creates the file at `path`, if any, for the games of `variant` (whose start position
-    /// has the FEN `start_fen`) from openings with these `starts`.
+    /// has the FEN `start_fen`) from openings with these `starts`, the first one numbered
+    /// `skip + 1`.
     pub fn create(
         path: Option<&Path>,
         (variant, start_fen): (&'static str, String),
         starts: &'a [StartTags],
         names: &'a [String],
+        skip: usize,
     ) -> Result<Self, CliError> {
         let file = match path {
             Some(path) => {
@@ -137,7 +142,8 @@ impl<'a> PdnLog<'a> {
         Ok(PdnLog {
             file,
             error: None,
-            written: 0,
+            written: skip,
+            skip,
             date: pdn::today(),
             variant,
             start_fen,
@@ -186,7 +192,7 @@ impl<'a> PdnLog<'a> {
     pub fn finish(self) -> Result<usize, CliError> {
         match self.error {
             Some(e) => Err(CliError(format!("cannot write the PDN file: {e}"))),
-            None => Ok(self.written),
+            None => Ok(self.written - self.skip),
         }
     }
 }
