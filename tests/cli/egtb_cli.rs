@@ -311,3 +311,88 @@ fn egtb_through_the_hub() {
     e.finish();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The files of a variant's directory, name and bytes, sorted (tables only: `.wdl`, `.dtc`).
+fn table_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.join("international"))
+        .expect("variant directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| matches!(p.extension().and_then(|x| x.to_str()), Some("wdl" | "dtc")))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).expect("table file"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// `--plan-json` lists every pair in build order with what it reads; building those pairs one
+/// by one with `--pair` gives the same files, byte for byte, as one `egtb build`.
+#[test]
+fn egtb_pairs_built_alone_equal_one_build() {
+    let (whole, _) = built("whole-for-pairs");
+    let dir = temp_dir("pairs");
+    let d = dir.to_str().expect("a UTF-8 temporary path").to_owned();
+    let plan: serde_json::Value =
+        serde_json::from_str(&ok(&intl3("build", &d, &["--plan-json"]))).expect("JSON plan");
+    assert_eq!(plan["variant"], "international");
+    assert_eq!(plan["slices"], 16);
+    let pairs = plan["pairs"].as_array().expect("pairs");
+    let in_pairs: usize = pairs
+        .iter()
+        .map(|p| p["slices"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(in_pairs, 16);
+    let mut seen: Vec<String> = Vec::new();
+    for p in pairs {
+        assert_eq!(p["built"], false, "{p}");
+        assert!(p["memory_bytes"].as_u64().unwrap() > 0, "{p}");
+        // Every slice a pair reads comes earlier in the plan.
+        for r in p["reads"].as_array().unwrap() {
+            assert!(
+                seen.contains(&r.as_str().unwrap().to_owned()),
+                "{p} before {r}"
+            );
+        }
+        seen.extend(
+            p["slices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_owned()),
+        );
+    }
+    // The last pair, first: what it reads is not built, an error that names it.
+    let last = pairs.last().unwrap();
+    let last_name = last["slices"][0].as_str().unwrap();
+    assert!(!last["reads"].as_array().unwrap().is_empty());
+    fails_with(
+        &intl3("build", &d, &["--pair", last_name]),
+        "is not built in",
+    );
+    fails_with(&intl3("build", &d, &["--pair", "m9k9-m0k1"]), "--pair: ");
+    for p in pairs {
+        let name = p["slices"][0].as_str().unwrap();
+        let out = ok(&intl3("build", &d, &["--pair", name, "-t", "1"]));
+        let n = p["slices"].as_array().unwrap().len();
+        assert!(
+            out.contains(&format!("international: {n} slices built")),
+            "{out}"
+        );
+    }
+    assert_eq!(table_files(&dir), table_files(&whole));
+    // Built pairs are kept, and the plan says so.
+    let again = ok(&intl3("build", &d, &["--pair", last_name]));
+    assert!(again.contains("0 slices built"), "{again}");
+    let plan: serde_json::Value =
+        serde_json::from_str(&ok(&intl3("build", &d, &["--plan-json"]))).expect("JSON plan");
+    assert!(plan["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["built"] == true));
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
+}

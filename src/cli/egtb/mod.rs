@@ -14,7 +14,7 @@ use polydam_protocol::egtb::{default_egtb_dir, DATA_DIR_ENV, NO_DATA_DIR};
 use super::setup::PositionArgs;
 use super::tables::dir_help;
 use super::CliError;
-use crate::forge::egtb::build::build;
+use crate::forge::egtb::build::{build, build_pair, pair_plans, plan, PairPlan};
 use crate::forge::egtb::job::{BuildEvent, BuildOptions, Checkpoints};
 use crate::forge::egtb::trial::{
     bench_probes, play_out, suite_positions, Played, Random, SuiteWants,
@@ -134,6 +134,16 @@ pub struct BuildArgs {
     /// resumes from (pairs of 2^28 positions or more; 0: none).
     #[arg(long, default_value_t = 20)]
     pub checkpoint_minutes: u64,
+    /// Print the build's plan as JSON and build nothing: every slice pair in build order,
+    /// its positions, the slices it reads, the bytes it holds when built alone (`--pair`),
+    /// whether it is built (what the cluster driver schedules from; see docs/cluster.md).
+    #[arg(long, conflicts_with_all = ["pair", "only"])]
+    pub plan_json: bool,
+    /// Build this slice and its colour twin alone (e.g. m0k2-m0k1), reading the slices it
+    /// leads to, which must be built already (an error names the first one that is not); a
+    /// pair whose files read back whole is kept.
+    #[arg(long, value_name = "SLICE", conflicts_with = "only")]
+    pub pair: Option<String>,
 }
 
 /// Options of `polydam egtb probe`.
@@ -197,14 +207,14 @@ fn check_pieces(pieces: u32) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Reads `--only` slice names.
-fn materials(names: &[String]) -> Result<Vec<Material>, CliError> {
+/// Reads the slice names of option `flag` (`--only`, `--pair`).
+fn materials(names: &[String], flag: &str) -> Result<Vec<Material>, CliError> {
     names
         .iter()
         .map(|n| {
             Material::parse(n.trim()).ok_or_else(|| {
                 CliError(format!(
-                    "--only: '{}' is not a slice name (like m0k4-m0k1: men and kings of the \
+                    "{flag}: '{}' is not a slice name (like m0k4-m0k1: men and kings of the \
                      side to move, then of the other side)",
                     excerpt(n)
                 ))
@@ -241,8 +251,19 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         let started = Instant::now();
         let bars = Bars::new(a.quiet);
         let pool = pool(a.threads)?;
-        let only = materials(&a.only)?;
-        print_plan::<G>(self.out, a.pieces, &only)?;
+        let only = materials(&a.only, "--only")?;
+        if a.plan_json {
+            let text = plan_json::<G>(dir, a.pieces, !a.no_dtc);
+            return writeln!(self.out, "{text}")
+                .map_err(|e| CliError(format!("cannot write output: {e}")));
+        }
+        let pair = match &a.pair {
+            Some(name) => Some(materials(std::slice::from_ref(name), "--pair")?[0]),
+            None => None,
+        };
+        if pair.is_none() {
+            print_plan::<G>(self.out, a.pieces, &only)?;
+        }
         let reports = stream_lines(self.out, |tx| {
             let current = Mutex::new(String::new());
             let on_event = |e: BuildEvent<'_>| build_event(&e, tx, &current, &bars);
@@ -257,7 +278,10 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
                     ..Checkpoints::default()
                 }),
             };
-            pool.install(|| build::<G>(&opts))
+            pool.install(|| match pair {
+                Some(m) => build_pair::<G>(&opts, m),
+                None => build::<G>(&opts),
+            })
         });
         bars.clear();
         let reports = reports?.map_err(|e| CliError(e.to_string()))?;
@@ -279,6 +303,36 @@ impl<W: Write> TableVisitor for BuildJob<'_, W> {
         .map_err(|e| CliError(format!("cannot write output: {e}")))?;
         Ok(())
     }
+}
+
+/// The plan of a build of up to `pieces` pieces of `G` in `dir` as one JSON object (see
+/// docs/cluster.md): the totals of [`plan`], then every pair of [`pair_plans`].
+fn plan_json<G: TableGame>(dir: &std::path::Path, pieces: u32, dtc: bool) -> String {
+    let names = |ms: &[Material]| -> Vec<String> { ms.iter().map(|m| m.name()).collect() };
+    let whole = plan::<G>(pieces, &[]);
+    let pairs: Vec<serde_json::Value> = pair_plans::<G>(dir, pieces, dtc)
+        .iter()
+        .map(|p: &PairPlan| {
+            serde_json::json!({
+                "slices": names(&p.slices),
+                "pieces": p.slices[0].pieces(),
+                "positions": p.positions,
+                "reads": names(&p.reads),
+                "memory_bytes": p.memory_bytes,
+                "built": p.built,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "variant": G::NAME,
+        "pieces": pieces,
+        "dtc": dtc,
+        "slices": whole.slices,
+        "positions": whole.positions,
+        "peak_bytes": whole.peak_bytes,
+        "pairs": pairs,
+    })
+    .to_string()
 }
 
 struct ProbeJob<'a, W: Write> {
@@ -375,7 +429,7 @@ impl<W: Write> TableVisitor for VerifyJob<'_, W> {
         let started = Instant::now();
         let io = |e: std::io::Error| CliError(format!("cannot write output: {e}"));
         let bars = Bars::new(a.quiet);
-        let only = materials(&a.only)?;
+        let only = materials(&a.only, "--only")?;
         let pool = pool(a.threads)?;
         let report = stream_lines(self.out, |tx| {
             let on_event = |e: BuildEvent<'_>| {

@@ -177,6 +177,123 @@ pub fn plan<G: TableGame>(pieces: u32, only: &[Material]) -> BuildPlan {
     out
 }
 
+/// One slice pair of a build as a scheduler sees it ([`pair_plans`]): what it reads, what
+/// it holds in memory when built alone ([`build_pair`]), and whether it is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairPlan {
+    /// The slice, then its twin if it has one, as the build orders them.
+    pub slices: Vec<Material>,
+    /// Their positions.
+    pub positions: u64,
+    /// The slices it looks up while it is solved (every slice its moves can lead to, but
+    /// those of the pair): all are built before it.
+    pub reads: Vec<Material>,
+    /// Bytes held while it is built alone: its working bytes and two-bit values, and the
+    /// two-bit values of the slices it reads.
+    pub memory_bytes: u64,
+    /// Whether its files are present with valid headers (checked whole when built again).
+    pub built: bool,
+}
+
+/// The pair of slice `m` (its colour twin with it) in the order a build solves them.
+fn pair_of(m: Material) -> Vec<Material> {
+    let twin = m.mirror();
+    if twin == m {
+        vec![m]
+    } else {
+        let mut comp = vec![m, twin];
+        comp.sort_by_key(|c| (c.pieces(), c.total_men(), *c));
+        comp
+    }
+}
+
+/// The slices the pair `comp` looks up when built alone: those its moves can lead to (of at
+/// most its pieces), but itself and the same-count slices no crowning reaches, in build order.
+pub fn pair_reads<G: TableGame>(comp: &[Material]) -> Vec<Material> {
+    let m = comp[0];
+    let pieces = m.pieces();
+    needed::<G>(pieces, comp)
+        .into_iter()
+        .filter(|r| !comp.contains(r) && !no_longer_needed(*r, m, pieces))
+        .collect()
+}
+
+/// Every slice pair of a build of up to `pieces` pieces of `G` in build order, with what each
+/// reads and holds when built alone, and whether `dir` holds it already (with distance files
+/// too when `dtc`).
+pub fn pair_plans<G: TableGame>(dir: &Path, pieces: u32, dtc: bool) -> Vec<PairPlan> {
+    let vdir = variant_dir(dir, G::NAME);
+    let size = |m: Material| SliceIndex::new(G::board(), m).size;
+    pairs(&needed::<G>(pieces, &[]))
+        .into_iter()
+        .map(|comp| {
+            let reads = pair_reads::<G>(&comp);
+            let own: u64 = comp
+                .iter()
+                .map(|&c| work_bytes(size(c)) + full_bytes(size(c)))
+                .sum();
+            PairPlan {
+                positions: comp.iter().map(|&c| size(c)).sum(),
+                memory_bytes: own + reads.iter().map(|&r| full_bytes(size(r))).sum::<u64>(),
+                built: comp.iter().all(|&c| is_built::<G>(&vdir, c, dtc)),
+                reads,
+                slices: comp,
+            }
+        })
+        .collect()
+}
+
+/// Whether the files of slice `m` read back whole (checksums included).
+fn reads_back<G: TableGame>(vdir: &Path, m: Material, dtc: bool) -> bool {
+    let size = SliceIndex::new(G::board(), m).size;
+    let read = |kind| TableBytes::read(&slice_path(vdir, m, kind), kind, G::NAME, m, size);
+    read(Kind::Wdl).is_ok() && (!dtc || read(Kind::Dtc).is_ok())
+}
+
+/// Builds the pair of slice `m` alone (`polydam egtb build --pair`), reading the slices it
+/// leads to ([`pair_reads`]), which must all be built: one that is not is an error, never
+/// built here, so that builds of different pairs running at once never write the same file.
+/// A pair whose files read back whole is kept. Returns the reports of the slices solved.
+pub fn build_pair<G: TableGame>(
+    opts: &BuildOptions<'_>,
+    m: Material,
+) -> Result<Vec<SliceReport>, EgtbError> {
+    if !slices::<G>(m.pieces()).contains(&m) {
+        return Err(EgtbError::Invalid(format!(
+            "{m} is not a slice of {} (men and kings of the side to move, then of the other)",
+            G::NAME
+        )));
+    }
+    let vdir = variant_dir(&opts.dir, G::NAME);
+    std::fs::create_dir_all(&vdir).map_err(|e| EgtbError::io(&vdir, e))?;
+    let comp = pair_of(m);
+    if comp.iter().all(|&c| reads_back::<G>(&vdir, c, opts.dtc)) {
+        let _ = std::fs::remove_file(checkpoint::path(&vdir, comp[0]));
+        for &c in &comp {
+            (opts.on_event)(BuildEvent::Kept(c));
+        }
+        return Ok(Vec::new());
+    }
+    let reads = pair_reads::<G>(&comp);
+    if let Some(r) = reads.iter().find(|&&r| !is_built::<G>(&vdir, r, opts.dtc)) {
+        return Err(EgtbError::Invalid(format!(
+            "slice {r} is not built in {}: the pair of {m} reads it (build it first)",
+            vdir.display()
+        )));
+    }
+    let mut lookup = Lookup::<G>::default();
+    for &r in &reads {
+        let full = load_full::<G>(&vdir, r, &lookup, opts.on_event, true)?;
+        lookup.insert(Arc::new(full));
+    }
+    let mut reports = Vec::new();
+    for (full, report) in solve::<G>(&vdir, &comp, &lookup, opts)? {
+        save_cache(&vdir, &full, opts.on_event);
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
 /// Writes the cache of a large slice's full values (see [`cache`]); a failure is reported as a
 /// warning, since the cache only saves time.
 fn save_cache(vdir: &Path, full: &Full, on_event: &(dyn Fn(BuildEvent<'_>) + Sync)) {
