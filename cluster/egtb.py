@@ -12,6 +12,7 @@ recorded in the variant's verified.tsv, so no slice is checked twice).
 
 import json
 import os
+import re
 
 from cluster.common import JobError, Progress, now, polydam_path, run_polydam
 
@@ -121,7 +122,7 @@ def run(args, ray_connect):
 
     started = now()
     build_seconds, outputs = run_dag(ray, pairs, deps, build_argv, "build", args)
-    solved = sum(1 for out in outputs if "0 slices built" not in out)
+    solved = sum(1 for out in outputs if not re.search(r": 0 slices built", out))
     print(
         f"egtb {plan['variant']}: {len(pairs)} pairs ({plan['slices']} slices, "
         f"{plan['positions']} positions) to {plan['pieces']} pieces in {args.dir}: "

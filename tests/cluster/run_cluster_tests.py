@@ -21,6 +21,7 @@ by id). Prints ``N passed, N failed``; exits 1 if any check failed.
 import argparse
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -304,6 +305,10 @@ def main():
     passed = sum(1 for _, ok in RESULTS if ok)
     failed = len(RESULTS) - passed
     print(f"cluster tests: {time.monotonic() - started:.0f} s")
+    if failed:
+        print(f"kept for a look: {root}")
+    else:
+        shutil.rmtree(root, ignore_errors=True)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not RESULTS else 0
 
