@@ -95,6 +95,10 @@ def connect(address, num_cpus=None):
     if address:
         ray.init(address=address, **kwargs)
     else:
+        if sys.platform.startswith("linux"):
+            # Ray would use the machine's network address; a one-machine cluster stays on
+            # the loopback device (127.0.0.1 itself Ray replaces by that address).
+            kwargs["_node_ip_address"] = "127.0.0.2"
         ray.init(num_cpus=num_cpus, include_dashboard=False, **kwargs)
     return ray
 

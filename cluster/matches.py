@@ -44,6 +44,12 @@ def add_arguments(p):
     p.add_argument("--draw-min-plies", type=int)
     p.add_argument("--weights", help="the referee's weights (a path valid on every node)")
     p.add_argument(
+        "--handshake-timeout",
+        type=float,
+        default=30.0,
+        help="seconds each engine handshake answer may take (polydam match's default: 10)",
+    )
+    p.add_argument(
         "--sprt",
         metavar="ELO0,ELO1[,ALPHA,BETA]",
         help="SPRT of logistic Elo elo0 against elo1; the job stops when it decides",
@@ -71,6 +77,7 @@ PASSED = (
     ("--draw-score", "draw_score"),
     ("--draw-min-plies", "draw_min_plies"),
     ("--weights", "weights"),
+    ("--handshake-timeout", "handshake_timeout"),
 )
 
 
@@ -180,6 +187,14 @@ def signed(x):
     return "0.0" if tenths == 0 else f"{tenths / 10.0:+.1f}"
 
 
+def rust_number(x):
+    """A float as Rust's Display writes it (``10`` for 10.0, ``10.5``, ``0.05``), so that
+    the report's lines read as ``polydam match``'s."""
+    if float(x).is_integer() and abs(x) < 1e16:
+        return str(int(x))
+    return repr(float(x))
+
+
 def samples(games):
     """The trinomial and pentanomial samples of the first engine's games (in game order; a
     pair counted only when both its games are in)."""
@@ -218,7 +233,10 @@ def report(games, names, total, bounds):
     pts = w + d / 2
     share = 100.0 * pts / max(played, 1)
     lines = [f"match: {played} of {total} games played"]
-    lines.append(f"{names[0]} vs {names[1]}: +{w} ={d} -{losses}, score {pts}/{played} ({share:.1f}%)")
+    lines.append(
+        f"{names[0]} vs {names[1]}: +{w} ={d} -{losses}, "
+        f"score {rust_number(pts)}/{played} ({share:.1f}%)"
+    )
     for s, model in ((tri, "trinomial"), (pen, "pentanomial over game pairs")):
         if s is not None:
             e, lo, hi = elo_interval(s)
@@ -234,7 +252,10 @@ def report(games, names, total, bounds):
         else:
             verdict = r[3]
             text = f"LLR {r[0]:.2f} (bounds {r[1]:.2f}, {r[2]:.2f}), {r[3]}"
-        lines.append(f"  SPRT elo0 {elo0} elo1 {elo1} alpha {alpha} beta {beta} ({model}): {text}")
+        lines.append(
+            f"  SPRT elo0 {rust_number(elo0)} elo1 {rust_number(elo1)} "
+            f"alpha {rust_number(alpha)} beta {rust_number(beta)} ({model}): {text}"
+        )
     return lines, verdict
 
 

@@ -260,14 +260,22 @@ def egtb_checks(args, cluster, root):
 def match_checks(args, cluster, root):
     engine = f"{args.polydam} hub --set book=false"
     opts = ["--engine", engine, "--engine", engine, "--depth", "2", "--random-plies", "6",
-            "--seed", "5", "--max-plies", "80", "--games", "20"]
+            "--seed", "5", "--max-plies", "80", "--games", "20", "--sprt", "0,5"]
     pdn = os.path.join(root, "cluster.pdn")
     status, text, err = driver(args, "match", "--address", cluster.address, "--polydam",
                                args.polydam, *opts, "--shard-pairs", "2", "--pdn", pdn, "-q")
     check("match job runs", status == 0 and "match: 20 of 20 games played" in text, text + err)
     single = os.path.join(root, "single.pdn")
-    subprocess.run([args.polydam, "match", *opts, "--pdn", single, "-q"], check=True,
-                   capture_output=True)
+    report = subprocess.run([args.polydam, "match", *opts, "--pdn", single, "-q"], check=True,
+                            capture_output=True, text=True).stdout
+
+    def pair_lines(t):
+        return [line for line in t.splitlines() if " vs " in line or
+                line.startswith(("  Elo ", "  SPRT "))]
+
+    check("the sharded match's report: polydam match's score, Elo and SPRT lines",
+          pair_lines(text) == pair_lines(report) and len(pair_lines(text)) == 4,
+          f"\n{text}\n{report}")
 
     def games(path):
         if not os.path.exists(path):
