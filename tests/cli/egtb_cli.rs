@@ -372,7 +372,11 @@ fn egtb_pairs_built_alone_equal_one_build() {
         &intl3("build", &d, &["--pair", last_name]),
         "is not built in",
     );
-    fails_with(&intl3("build", &d, &["--pair", "m9k9-m0k1"]), "--pair: ");
+    fails_with(
+        &intl3("build", &d, &["--pair", "m9k9-m0k1"]),
+        "m9k9-m0k1 is not a slice of international",
+    );
+    fails_with(&intl3("build", &d, &["--pair", "kings"]), "--pair: 'kings'");
     for p in pairs {
         let name = p["slices"][0].as_str().unwrap();
         let out = ok(&intl3("build", &d, &["--pair", name, "-t", "1"]));
