@@ -176,7 +176,7 @@ def second_node_selfplay(worker_port):
 
 def selfplay_checks(args, cluster, root):
     job = ["selfplay", "--address", cluster.address, "--polydam", args.polydam, "--games", "16",
-           "--shard-games", "2", "--depth", "3", "--seed", "2026", "-q"]
+           "--shard-games", "2", "--depth", "4", "--seed", "2026", "-q"]
     out = os.path.join(root, "sp")
     status, text, _ = driver(args, *job, "--out", out)
     check("selfplay job runs", status == 0, text)
