@@ -132,6 +132,7 @@ def run(args, ray_connect):
         "nodes": args.nodes,
         "random_plies": args.random_plies,
         "max_plies": args.max_plies,
+        "hash": args.hash,
         "weights": args.weights,
     }
     check_job_file(args.out, job)
