@@ -143,7 +143,7 @@ fn run_match_to<W: Write>(opts: &MatchOptions, out: &mut W) -> Result<(), CliErr
     if opts.games == 0 {
         return Err(CliError("--games must be at least 1".into()));
     }
-    if opts.first_game == 0 || opts.first_game % 2 == 0 {
+    if opts.first_game.is_multiple_of(2) {
         return Err(CliError(format!(
             "--first-game must be odd (a pair of games starts there), got {}",
             opts.first_game
