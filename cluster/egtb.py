@@ -106,11 +106,13 @@ def run(args, ray_connect):
     deps = dependencies(pairs)
     ray = ray_connect()
     biggest = max(pairs, key=lambda p: p["memory_bytes"])
-    have = ray.cluster_resources().get("memory", 0)
+    have = max(
+        (n["Resources"].get("memory", 0) for n in ray.nodes() if n.get("Alive")), default=0
+    )
     if biggest["memory_bytes"] > have:
         raise JobError(
             f"pair {'+'.join(biggest['slices'])} needs {biggest['memory_bytes']} bytes; "
-            f"the cluster's largest memory resource is {int(have)}"
+            f"the largest memory resource of a node is {int(have)}"
         )
     built_before = sum(1 for p in pairs if p["built"])
     common = ["-v", args.variant, "-p", str(args.pieces), "--dir", args.dir, "-q"]
