@@ -15,4 +15,5 @@ mod play_cli;
 mod selfplay_train;
 mod transcripts;
 mod web;
+mod web_rules;
 mod weights_cli;

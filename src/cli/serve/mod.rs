@@ -1,12 +1,16 @@
 //! `polydam serve`: a board in the browser for every variant, served by the program itself.
 //!
 //! An axum server on tokio serves one page (HTML, JavaScript and CSS embedded in the binary)
-//! at `/` and a WebSocket at `/ws` carrying the JSON messages of [`api`] (see `docs/web.md`).
+//! at `/` and a WebSocket at `/ws` carrying the JSON messages of [`api`] (see `docs/web.md`),
+//! plus the variant picker's data and a rules page per variant ([`rules_page`], written from
+//! [`rulebook`]).
 //! Each connection has its own game and engine ([`socket`], [`session`]); the number of
 //! connections and the size of messages are limited, and every bad request gets an `error`
 //! reply while the connection goes on.
 
 pub mod api;
+pub mod rulebook;
+pub mod rules_page;
 pub mod session;
 pub mod socket;
 
@@ -312,6 +316,7 @@ fn router(max_connections: usize, allowed: AllowedHosts) -> Router {
             get(|| async { asset("text/css; charset=utf-8", BOARD_CSS) }),
         )
         .route("/ws", get(ws_handler))
+        .merge(rules_page::routes())
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn_with_state(
