@@ -66,6 +66,18 @@ impl<G: Game> Worker<'_, G> {
                 });
             }
             self.pv_index = 0;
+            if found.len() > 1 {
+                // Search instability can score a later line above an earlier one: best first,
+                // as the lines are reported and played (the root moves of the lines keep step:
+                // each scored its line, and the sorts are stable).
+                let n = found.len();
+                self.root_moves[..n].sort_by(|a, b| b.score.cmp(&a.score));
+                found.sort_by(|a, b| b.score.cmp(&a.score));
+                for (k, line) in found.iter().enumerate() {
+                    line_scores[k] = line.score;
+                }
+                score = found[0].score;
+            }
             if found.is_empty() {
                 // Stopped in the first line: what counts is what raised alpha.
                 self.keep_partial(&mut result);
