@@ -44,9 +44,9 @@ impl<G: Game> Worker<'_, G> {
             self.leaves = 0;
             let depth = Depth(d);
             let mut found: Vec<PvLine<G>> = Vec::with_capacity(wanted);
-            for k in 0..wanted {
+            for (k, line_score) in line_scores.iter_mut().enumerate() {
                 self.pv_index = k;
-                let previous = if k == 0 { score } else { line_scores[k] };
+                let previous = if k == 0 { score } else { *line_score };
                 let s = self.aspiration(depth, previous);
                 // Sort the root moves still without a line for the next one (or for the
                 // partial result): best first, moves never raising alpha after them by their
@@ -56,7 +56,7 @@ impl<G: Game> Worker<'_, G> {
                 if self.stopped {
                     break;
                 }
-                line_scores[k] = s;
+                *line_score = s;
                 if k == 0 {
                     score = s;
                 }
@@ -71,8 +71,8 @@ impl<G: Game> Worker<'_, G> {
                 // as the lines are reported and played (the root moves of the lines keep step:
                 // each scored its line, and the sorts are stable).
                 let n = found.len();
-                self.root_moves[..n].sort_by(|a, b| b.score.cmp(&a.score));
-                found.sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..n].sort_by_key(|r| std::cmp::Reverse(r.score));
+                found.sort_by_key(|l| std::cmp::Reverse(l.score));
                 for (k, line) in found.iter().enumerate() {
                     line_scores[k] = line.score;
                 }
