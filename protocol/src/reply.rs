@@ -605,6 +605,7 @@ mod tests {
             line.args.iter().map(Arg::name).collect::<Vec<_>>(),
             vec![
                 "depth",
+                "multipv",
                 "mean-depth",
                 "score",
                 "nodes",
