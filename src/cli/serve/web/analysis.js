@@ -118,10 +118,16 @@ function renderAnalysisLines() {
     return;
   }
   const side = state.side;
-  infoLines(msg).forEach((line, i) => {
+  // Several lines: one row each, best first. One line (one asked for, or a single legal
+  // move): the last iterations, newest first, as board.js's `lines` keeps them.
+  const several = infoLines(msg).length > 1;
+  const rows = several
+    ? infoLines(msg).map((line, i) => ({ rank: String(i + 1), depth: msg.depth, line }))
+    : lines.map((info) => ({ rank: '1', depth: info.depth, line: infoLines(info)[0] }));
+  rows.forEach(({ rank, depth, line }) => {
     const row = document.createElement('tr');
     const score = whiteScore(line.score, line.centi, side);
-    for (const value of [String(i + 1), score.text, String(msg.depth)]) {
+    for (const value of [rank, score.text, String(depth)]) {
       const cell = document.createElement('td');
       cell.textContent = value;
       row.appendChild(cell);
