@@ -15,7 +15,8 @@ use polydam_engine::egtb::TableProbe;
 use polydam_engine::game::{Duplicates, Game, MoveError, MoveStyle};
 use polydam_engine::record::GameRecord;
 use polydam_engine::search::{
-    pv_text, HashError, IterationFigures, Limits, SearchControl, SearchInfo, SearchResult, Searcher,
+    pv_text, HashError, IterationFigures, LevelPlan, Limits, SearchControl, SearchInfo,
+    SearchResult, Searcher,
 };
 use polydam_engine::variants::{dispatch, GameVisitor, UnknownVariant};
 
@@ -61,6 +62,10 @@ pub struct SearchRequest {
     pub pondering: bool,
     /// Identifies the search in [`Event::SearchDone`].
     pub id: u64,
+    /// A strength level below full strength, and the random number its choice of move uses:
+    /// the move played is then one of the search's lines (see [`LevelPlan::choose`]), and the
+    /// opening book is not used.
+    pub level: Option<(LevelPlan, u64)>,
 }
 
 /// One variant's engine, as the session sees it.
@@ -273,15 +278,33 @@ fn bad_move(n: usize, text: &str, e: MoveError, tr: &Translator) -> PositionFail
     }
 }
 
-/// Writes one `info` line for a completed iteration.
+/// Writes the `info` line of a completed iteration; in a multi-PV search, one per line, best
+/// first, each with `multipv=K` and its own score.
 fn send_info<G: Game>(out: &Output, root: &G::Position, info: &SearchInfo<G>, tr: &Translator) {
-    let pv = pv_text::<G>(root, &info.pv, MoveStyle::Hub);
-    send_info_line(out, &info.figures(), &pv, tr);
+    if info.lines.len() <= 1 {
+        let pv = pv_text::<G>(root, &info.pv, MoveStyle::Hub);
+        send_info_line(out, &info.figures(), &pv, None, tr);
+        return;
+    }
+    for (k, line) in info.lines.iter().enumerate() {
+        let pv = pv_text::<G>(root, &line.pv, MoveStyle::Hub);
+        let figures = IterationFigures {
+            score: line.score,
+            ..info.figures()
+        };
+        send_info_line(out, &figures, &pv, Some(k as u32 + 1), tr);
+    }
 }
 
 /// Writes the `info` line of an iteration with these figures and principal variation `pv`
-/// (card-numbered Hub moves).
-fn send_info_line(out: &Output, info: &IterationFigures, pv: &str, tr: &Translator) {
+/// (card-numbered Hub moves), line `multipv` of a multi-PV search.
+fn send_info_line(
+    out: &Output,
+    info: &IterationFigures,
+    pv: &str,
+    multipv: Option<u32>,
+    tr: &Translator,
+) {
     let pv: Vec<String> = pv.split_whitespace().map(|m| tr.move_out(m)).collect();
     let reply = InfoReply {
         depth: Some(info.depth.plies().max(0) as u32),
@@ -294,6 +317,7 @@ fn send_info_line(out: &Output, info: &IterationFigures, pv: &str, tr: &Translat
         tb_hits: (info.table_hits > 0).then_some(info.table_hits),
         book: None,
         pv: (!pv.is_empty()).then(|| pv.join(" ")),
+        multipv,
     };
     if !reply.is_empty() {
         out.send(&Reply::Info(reply));
@@ -335,11 +359,13 @@ fn done_line<G: Game>(
 }
 
 /// Runs one search to its `done` line, catching a panic so that `done` is still written.
+/// With a `level`, the move is that level's choice among the search's lines.
 fn run_search<G: Game>(
     searcher: &mut Searcher<G>,
     record: &GameRecord<G>,
     limits: &Limits,
     control: &SearchControl,
+    level: Option<(LevelPlan, u64)>,
     tr: &Translator,
     out: &Output,
 ) {
@@ -350,7 +376,26 @@ fn run_search<G: Game>(
             send_info::<G>(out, &root, info, tr)
         }))
     });
+    if let (Some((plan, random)), Some(r)) = (level, result.as_mut()) {
+        play_level(r, &plan, random);
+    }
     out.send_raw(&done_line::<G>(&root, result.as_ref(), tr));
+}
+
+/// Makes `result` play the move `plan` chooses among its lines (with `random`), its line
+/// becoming the principal one.
+pub fn play_level<G: Game>(result: &mut SearchResult<G>, plan: &LevelPlan, random: u64) {
+    let scores: Vec<_> = result.lines.iter().map(|l| l.score).collect();
+    let k = plan.choose(&scores, random);
+    if k == 0 {
+        return;
+    }
+    if let Some(line) = result.lines.get(k) {
+        result.best_move = line.pv.first().copied();
+        result.ponder_move = line.pv.get(1).copied();
+        result.score = line.score;
+        result.pv = line.pv.clone();
+    }
 }
 
 impl<G: Game> Engine for GameEngine<G> {
@@ -393,7 +438,8 @@ impl<G: Game> Engine for GameEngine<G> {
         let id = req.id;
         // A book move is answered at once, without a search; never while pondering or
         // analysing, which ask for a search.
-        let from_book = !req.pondering && !req.limits.analyze && !req.limits.infinite;
+        let from_book =
+            !req.pondering && !req.limits.analyze && !req.limits.infinite && req.level.is_none();
         if from_book {
             let root = *self.record.current();
             if let Some((mv, score, source)) = self.book.choose(&root) {
@@ -423,6 +469,7 @@ impl<G: Game> Engine for GameEngine<G> {
         let record = copy_record(&self.record);
         let control = Arc::clone(&self.control);
         let limits = req.limits;
+        let level = req.level;
         let parked: Parked<G> = Arc::new(Mutex::new(Some(searcher)));
         let spawned = spawn_search(Box::new({
             let parked = Arc::clone(&parked);
@@ -432,7 +479,7 @@ impl<G: Game> Engine for GameEngine<G> {
                 let Some(mut searcher) = unpark(&parked) else {
                     return;
                 };
-                run_search(&mut searcher, &record, &limits, &control, &tr, &out);
+                run_search(&mut searcher, &record, &limits, &control, level, &tr, &out);
                 let _ = events.send(Event::SearchDone(id));
                 if let Ok(mut slot) = parked.lock() {
                     *slot = Some(searcher);
@@ -451,6 +498,7 @@ impl<G: Game> Engine for GameEngine<G> {
                     &self.record,
                     &limits,
                     &self.control,
+                    level,
                     &tr,
                     &out,
                 );

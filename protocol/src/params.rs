@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use polydam_engine::learn::source::{current_source, WeightsError, WeightsSource};
-use polydam_engine::search::{max_hash_mib, HashError};
+use polydam_engine::search::{max_hash_mib, HashError, MAX_LEVEL};
 use polydam_engine::variants::{lookup, names, set_weights};
 
 use crate::egtb::{default_egtb_dir, TablesDir};
@@ -35,6 +35,8 @@ pub const MAX_OVERHEAD_MS: i64 = 10_000;
 pub const MAX_BOOK_MARGIN: i64 = 10_000;
 /// Most pieces of endgame tables `bb-size` accepts (what `polydam egtb build` builds).
 pub const MAX_BB_SIZE: i64 = 7;
+/// Most lines `multipv` accepts.
+pub const MAX_MULTIPV: i64 = 64;
 
 /// The current value of every parameter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,6 +76,11 @@ pub struct Params {
     pub book_margin: i32,
     /// `book-seed`: the seed of that choice; 0 for a seed from the clock.
     pub book_seed: u64,
+    /// `multipv`: how many of the best root moves each iteration reports with its line.
+    pub multipv: usize,
+    /// `level`: the playing strength, 1 (beginner) to [`MAX_LEVEL`], 0 for full strength
+    /// (see [`polydam_engine::search::level_plan`]).
+    pub level: u8,
 }
 
 impl Default for Params {
@@ -93,6 +100,8 @@ impl Default for Params {
             book_file: String::new(),
             book_margin: crate::book::DEFAULT_MARGIN,
             book_seed: 0,
+            multipv: 1,
+            level: 0,
         }
     }
 }
@@ -118,6 +127,8 @@ pub enum Changed {
     Weights,
     /// `book`, `book-file`, `book-margin` or `book-seed`.
     Book,
+    /// `multipv` or `level`: read at the next `go`.
+    Search,
 }
 
 fn parse_int(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
@@ -270,6 +281,22 @@ impl Params {
                     max: i64::MAX,
                 },
             },
+            ParamDecl {
+                name: "multipv".into(),
+                default: self.multipv.to_string(),
+                kind: ParamKind::Int {
+                    min: 1,
+                    max: MAX_MULTIPV,
+                },
+            },
+            ParamDecl {
+                name: "level".into(),
+                default: self.level.to_string(),
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: i64::from(MAX_LEVEL),
+                },
+            },
         ]
     }
 
@@ -356,10 +383,18 @@ impl Params {
                 self.book_seed = parse_int(name, value, 0, i64::MAX)? as u64;
                 Ok(Changed::Book)
             }
+            "multipv" => {
+                self.multipv = parse_int(name, value, 1, MAX_MULTIPV)? as usize;
+                Ok(Changed::Search)
+            }
+            "level" => {
+                self.level = parse_int(name, value, 0, i64::from(MAX_LEVEL))? as u8;
+                Ok(Changed::Search)
+            }
             other => Err(format!(
                 "unknown parameter '{}' (known: variant, numbering, threads, hash, ponder, \
                  move-overhead, egtb-dir, bb-size, weights, book, book-file, book-margin, \
-                 book-seed)",
+                 book-seed, multipv, level)",
                 excerpt(other)
             )),
         }

@@ -126,6 +126,9 @@ pub struct InfoReply {
     pub book: Option<String>,
     /// The principal variation, moves separated by spaces.
     pub pv: Option<String>,
+    /// Which of the best lines this is, from 1, in a multi-PV search (an extension, printed
+    /// after `depth=`; absent with one line).
+    pub multipv: Option<u32>,
 }
 
 impl InfoReply {
@@ -142,6 +145,7 @@ impl InfoReply {
             && self.tb_hits.is_none()
             && self.book.is_none()
             && self.pv.is_none()
+            && self.multipv.is_none()
     }
 }
 
@@ -227,6 +231,9 @@ impl fmt::Display for InfoReply {
         f.write_str("info")?;
         if let Some(depth) = self.depth {
             write!(f, " depth={depth}")?;
+        }
+        if let Some(k) = self.multipv {
+            write!(f, " multipv={k}")?;
         }
         if let Some(mean_depth) = finite(self.mean_depth) {
             write!(f, " mean-depth={mean_depth:.1}")?;
@@ -548,6 +555,7 @@ mod tests {
             tb_hits: None,
             pv: Some("32-28 19-23  28x19x23".to_owned()),
             book: None,
+            multipv: None,
         };
         let text = Reply::Info(info).to_string();
         assert_eq!(
@@ -574,6 +582,7 @@ mod tests {
             tb_hits: Some(42),
             pv: Some("28x19".to_owned()),
             book: None,
+            multipv: Some(2),
         };
         let line = relex(&Reply::Info(info.clone()));
         assert_eq!(line.command, "info");
@@ -591,10 +600,12 @@ mod tests {
         assert_eq!(line.value("pv"), Some("28x19"));
         assert_eq!(line.value("tables"), Some("win"));
         assert_eq!(line.value("tbhits"), Some("42"));
+        assert_eq!(line.value("multipv"), Some("2"));
         assert_eq!(
             line.args.iter().map(Arg::name).collect::<Vec<_>>(),
             vec![
                 "depth",
+                "multipv",
                 "mean-depth",
                 "score",
                 "nodes",

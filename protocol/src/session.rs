@@ -21,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 
-use polydam_engine::search::{Clock, Depth, Limits, SearchControl};
+use polydam_engine::search::{level_plan, mix_seed, Clock, Depth, Limits, SearchControl};
 
 use crate::command::{parse_line, Command, GoMode, LevelCommand};
 use crate::driver::{self, Engine, Event, SearchRequest};
@@ -348,13 +348,27 @@ impl Session {
                     }
                 }
             }
-            Ok(Changed::Numbering | Changed::Ponder | Changed::MoveOverhead | Changed::Weights) => {
-            }
+            Ok(
+                Changed::Numbering
+                | Changed::Ponder
+                | Changed::MoveOverhead
+                | Changed::Weights
+                | Changed::Search,
+            ) => {}
         }
     }
 
     fn go(&mut self, mode: GoMode) {
-        let limits = search_limits(&self.level, mode, self.params.move_overhead());
+        let mut limits = search_limits(&self.level, mode, self.params.move_overhead());
+        limits.multipv = self.params.multipv;
+        // A strength level plays `go think` only; pondering and analysis search in full.
+        let level = match level_plan(self.params.level) {
+            Some(plan) if mode == GoMode::Think => {
+                plan.apply(&mut limits);
+                Some((plan, level_random(self.next_search)))
+            }
+            _ => None,
+        };
         let id = self.next_search;
         self.next_search += 1;
         let tr = self.translator();
@@ -366,6 +380,7 @@ impl Session {
                     limits,
                     pondering: mode == GoMode::Ponder,
                     id,
+                    level,
                 };
                 engine.start(request, tr, out, events);
                 let control = engine.control();
@@ -402,6 +417,15 @@ pub fn search_limits(level: &LevelCommand, mode: GoMode, overhead: Duration) -> 
     limits.analyze = mode == GoMode::Analyze;
     limits.infinite = level.infinite || (mode == GoMode::Analyze && !limited);
     limits
+}
+
+/// A random number for a level's choice of move in search `id`: from the clock, so that
+/// games differ.
+fn level_random(id: u64) -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    mix_seed(nanos ^ id.rotate_left(32) ^ u64::from(std::process::id()))
 }
 
 /// Gives `engine` the endgame tables that `params` ask for (`egtb-dir`, the default directory

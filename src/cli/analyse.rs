@@ -42,6 +42,10 @@ pub struct AnalyseOptions {
     /// variant has them) instead of the Hub protocol's (`32x27x21`, captured squares listed).
     #[arg(long)]
     pub pdn: bool,
+    /// Report the best N root moves with their lines at every depth, each line with
+    /// `multipv K` and its own score (each line costs about one more search of its own).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub multipv: usize,
 }
 
 /// Depth searched when no limit is given.
@@ -83,8 +87,17 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
         };
         let mut last_pv: Vec<G::Move> = Vec::new();
         let result = searcher.search(&record, &limits, &control, &mut |info| {
-            let pv = pv_text::<G>(&root, &info.pv, style);
-            lines.iteration(&Iteration::of(info), &pv);
+            if info.lines.len() > 1 {
+                for (k, line) in info.lines.iter().enumerate() {
+                    let mut figures = Iteration::of(info);
+                    figures.score = line.score;
+                    figures.multipv = Some(k + 1);
+                    lines.iteration(&figures, &pv_text::<G>(&root, &line.pv, style));
+                }
+            } else {
+                let pv = pv_text::<G>(&root, &info.pv, style);
+                lines.iteration(&Iteration::of(info), &pv);
+            }
             last_pv.clone_from(&info.pv);
         });
         if let Some(e) = lines.error {
@@ -125,6 +138,7 @@ impl<W: Write> GameVisitor for AnalyseJob<'_, W> {
 fn analysis_limits(o: &AnalyseOptions) -> Limits {
     let mut limits = Limits {
         analyze: true,
+        multipv: o.multipv,
         ..Limits::default()
     };
     limits.depth = o.depth.map(polydam_engine::search::Depth);
@@ -149,6 +163,8 @@ struct Iteration {
     nps: f64,
     table_hits: u64,
     root_table: Option<RootTable>,
+    /// Which line of a multi-PV search, from 1.
+    multipv: Option<usize>,
 }
 
 impl Iteration {
@@ -164,6 +180,7 @@ impl Iteration {
             nps: info.nps,
             table_hits: info.table_hits,
             root_table: info.root_table,
+            multipv: None,
         }
     }
 
@@ -179,6 +196,7 @@ impl Iteration {
             nps: 0.0,
             table_hits: result.table_hits,
             root_table: result.root_table,
+            multipv: None,
         }
     }
 }
@@ -204,8 +222,11 @@ impl Lines<'_> {
             (None, 0) => String::new(),
             (None, hits) => format!(" tbhits {hits}"),
         };
+        let multipv = info
+            .multipv
+            .map_or(String::new(), |k| format!(" multipv {k}"));
         let line = format!(
-            "depth {} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0}{tables} pv {pv}",
+            "depth {}{multipv} mean-depth {:.1} seldepth {} score {} nodes {} time {:.3} nps {:.0}{tables} pv {pv}",
             info.depth,
             info.mean_depth,
             info.seldepth,
@@ -273,6 +294,12 @@ pub fn run_analyse(opts: &AnalyseOptions, mut out: &mut dyn Write) -> Result<(),
 fn run_analyse_to<W: Write>(opts: &AnalyseOptions, out: &mut W) -> Result<(), CliError> {
     if opts.threads == 0 {
         return Err(CliError("--threads must be at least 1".into()));
+    }
+    if !(1..=64).contains(&opts.multipv) {
+        return Err(CliError(format!(
+            "--multipv must be from 1 to 64, not {}",
+            opts.multipv
+        )));
     }
     super::check_depth(opts.depth)?;
     super::check_movetime(opts.movetime)?;

@@ -1,6 +1,7 @@
 //! The `polydam` program's tests: the real binary driven through its command line and the Hub
 //! protocol on stdin/stdout, in one test binary.
 
+mod analysis_cli;
 mod book_cli;
 mod cli_tools;
 mod common;

@@ -38,6 +38,10 @@ pub struct Limits {
     /// Analysis: search even when there is a single legal move (otherwise a timed search with
     /// one legal move returns at once).
     pub analyze: bool,
+    /// How many root moves to report with their lines (multi-PV): the best `multipv` moves,
+    /// each searched in full at every iteration. 0 and 1 both mean one line, the ordinary
+    /// search; more lines cost more time at each depth.
+    pub multipv: usize,
 }
 
 impl Limits {
@@ -63,6 +67,11 @@ impl Limits {
             move_time: Some(time),
             ..Limits::default()
         }
+    }
+
+    /// The number of lines to report: [`Limits::multipv`], at least 1.
+    pub fn lines(&self) -> usize {
+        self.multipv.max(1)
     }
 
     /// Whether a time limit applies (fixed move time or a clock).

@@ -18,6 +18,7 @@
 //! assert!(result.pv.first() == Some(&best));
 //! ```
 
+mod level;
 mod limits;
 mod memory;
 mod threads;
@@ -29,6 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use crate::score::{Depth, Ply, Score, MAX_PLY};
+pub use level::{level_name, level_plan, mix_seed, LevelPlan, MAX_LEVEL};
 pub use limits::{Clock, Limits, SearchControl};
 pub use memory::{
     available_memory, check_hash_mib, hash_limit_mib, max_hash_mib, HashError, AVAILABLE_MEMORY_ENV,
@@ -40,6 +42,26 @@ use crate::game::{Duplicates, Game, MoveStyle, Side};
 use crate::record::GameRecord;
 use limits::TimeBudget;
 use worker::{Heuristics, Worker};
+
+/// One line of a multi-PV search (see [`Limits::multipv`]): a root move's score and its
+/// principal variation, which starts with that move.
+#[derive(Debug)]
+pub struct PvLine<G: Game> {
+    /// The score after the line's first move, from the side to move's view.
+    pub score: Score,
+    /// The line: a legal line from the root.
+    pub pv: Vec<G::Move>,
+}
+
+// Written by hand: a derive would demand `G: Clone` of the family marker type.
+impl<G: Game> Clone for PvLine<G> {
+    fn clone(&self) -> Self {
+        PvLine {
+            score: self.score,
+            pv: self.pv.clone(),
+        }
+    }
+}
 
 /// Progress of a search, reported after every completed iteration.
 #[derive(Clone, Debug)]
@@ -62,6 +84,9 @@ pub struct SearchInfo<G: Game> {
     pub nps: f64,
     /// Principal variation: a legal line from the root.
     pub pv: Vec<G::Move>,
+    /// The best root moves with their lines, best first: as many as [`Limits::multipv`]
+    /// asks (fewer when the root has fewer moves); the first is `score` and `pv`.
+    pub lines: Vec<PvLine<G>>,
     /// Nodes scored by the endgame tables, all threads.
     pub table_hits: u64,
     /// What the endgame tables say of the root, when they cover it.
@@ -126,6 +151,9 @@ pub struct SearchResult<G: Game> {
     pub time: Duration,
     /// Principal variation, starting with `best_move`: a legal line from the root.
     pub pv: Vec<G::Move>,
+    /// The best root moves with their lines, best first (see [`SearchInfo::lines`]); the
+    /// first is `best_move`'s, `score` and `pv`. Empty when there is no legal move.
+    pub lines: Vec<PvLine<G>>,
     /// Nodes scored by the endgame tables, all threads.
     pub table_hits: u64,
     /// What the endgame tables say of the root, when they cover it.
@@ -445,6 +473,14 @@ impl<G: Game> Searcher<G> {
         } else {
             return None;
         };
+        let lines = if pv.is_empty() {
+            Vec::new()
+        } else {
+            vec![PvLine {
+                score,
+                pv: pv.clone(),
+            }]
+        };
         Some(SearchResult {
             best_move,
             ponder_move: best_move.and_then(|m| self.ponder_from_tt(&pos, &m)),
@@ -453,6 +489,7 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             time: clockwork.started.elapsed(),
             pv,
+            lines,
             table_hits: 0,
             root_table,
         })
@@ -565,6 +602,23 @@ impl<G: Game> Searcher<G> {
             Some(m) => Some(*m),
             None => self.ponder_from_tt(pos, &best_move),
         };
+        // The first line is the result's own; the others follow if their lines are legal and
+        // start with another move.
+        let mut lines = vec![PvLine {
+            score: best.score,
+            pv: pv.clone(),
+        }];
+        for line in best.lines.iter().skip(1) {
+            let legal = legal_prefix::<G>(pos, &line.pv);
+            if let Some(first) = legal.first() {
+                if lines.iter().all(|l| l.pv.first() != Some(first)) {
+                    lines.push(PvLine {
+                        score: line.score,
+                        pv: legal,
+                    });
+                }
+            }
+        }
         SearchResult {
             best_move: Some(best_move),
             ponder_move,
@@ -573,6 +627,7 @@ impl<G: Game> Searcher<G> {
             nodes,
             time: started.elapsed(),
             pv,
+            lines,
             table_hits: shared.table_hits.load(Ordering::Relaxed),
             root_table: shared.root_table,
         }
@@ -630,5 +685,7 @@ pub(crate) struct ThreadOutcome<G: Game> {
     pub score: Score,
     pub depth: Depth,
     pub pv: Vec<G::Move>,
+    /// The lines of a multi-PV search, best first (the first is `pv`'s).
+    pub lines: Vec<PvLine<G>>,
     pub nodes: u64,
 }

@@ -54,6 +54,15 @@ pub trait PlayBoard {
 
     /// Goes back to the first position.
     fn restart(&mut self);
+
+    /// The moves played, in PDN style.
+    fn history(&self) -> Vec<String>;
+
+    /// The first position's FEN when it is not the variant's start.
+    fn start_fen(&self) -> Option<String>;
+
+    /// Whether the first move was the variant's second player's (numbered `1...`).
+    fn second_player_starts(&self) -> bool;
 }
 
 /// The [`PlayBoard`] of `G` from `initial`, searched by `searcher`, its moves taken from
@@ -171,5 +180,23 @@ impl<G: Game> PlayBoard for BoardOf<G> {
 
     fn restart(&mut self) {
         self.record = self.initial.clone();
+    }
+
+    fn history(&self) -> Vec<String> {
+        self.record
+            .moves()
+            .iter()
+            .zip(self.record.positions())
+            .map(|(mv, pos)| G::move_text(pos, mv, MoveStyle::Pdn))
+            .collect()
+    }
+
+    fn start_fen(&self) -> Option<String> {
+        let first = G::fen(&self.record.positions()[0]);
+        (first != G::fen(&G::start())).then_some(first)
+    }
+
+    fn second_player_starts(&self) -> bool {
+        G::side_to_move(&self.record.positions()[0]) != G::side_to_move(&G::start())
     }
 }

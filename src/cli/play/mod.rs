@@ -1,7 +1,8 @@
 //! `polydam play`: a game against the engine (or between two people) in the terminal.
 //!
 //! The loop reads one line at a time: a move in the variant's notation (read leniently by
-//! [`Game::parse_move`]) or a command (`moves`, `undo`, `hint`, `fen`, `new`, `help`, `quit`).
+//! [`Game::parse_move`]) or a command (`moves`, `undo`, `hint`, `fen`, `new`, `save FILE`,
+//! `resign`, `help`, `quit`). With `--time`, each side has a clock.
 //! Bad input gets a one-line error and the game goes on; end of input ends the program
 //! normally. All output goes through a `&mut dyn Write`, so tests can drive it in-process.
 
@@ -9,17 +10,18 @@ mod board;
 pub mod render;
 
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use polydam_engine::game::{Game, Outcome, Side};
 use polydam_engine::record::EndReason;
-use polydam_engine::search::{Depth, Limits, Searcher};
+use polydam_engine::search::{Clock, Depth, Limits, Searcher};
 use polydam_engine::variants::{dispatch, GameVisitor};
 
 use super::book::BookArgs;
 use super::setup::PositionArgs;
 use super::tables::TablesArgs;
 use super::CliError;
+use crate::pdn::{PdnGame, PdnResult};
 use board::{board, PlayBoard};
 use render::Style;
 
@@ -80,6 +82,49 @@ pub struct PlayOptions {
     /// The opening book.
     #[command(flatten)]
     pub book: BookArgs,
+    /// A clock for each side: MIN minutes, plus INC seconds after each move (`5`, `3+2`,
+    /// `0.5+1`); a side whose time runs out loses. The engine plays on its clock (unless
+    /// --movetime or --depth is given too).
+    #[arg(long, value_name = "MIN[+INC]", value_parser = parse_time_control)]
+    pub time: Option<TimeControl>,
+}
+
+/// A clock's setting (`--time MIN[+INC]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeControl {
+    /// Time for each side at the start.
+    pub base: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+/// Reads `MIN[+INC]`: minutes, then optionally `+` and seconds.
+pub fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    let (min, inc) = match text.split_once('+') {
+        Some((m, i)) => (m, Some(i)),
+        None => (text, None),
+    };
+    let number = |t: &str, what: &str, max: f64| -> Result<f64, String> {
+        match t.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && (0.0..=max).contains(&x) => Ok(x),
+            _ => Err(format!(
+                "{what} must be a number from 0 to {max}, not '{}' (the form is MIN[+INC], e.g. 5 or 3+2)",
+                t.trim()
+            )),
+        }
+    };
+    let minutes = number(min, "the minutes", 600.0)?;
+    let inc = match inc {
+        Some(i) => number(i, "the increment (seconds)", 600.0)?,
+        None => 0.0,
+    };
+    if minutes == 0.0 && inc == 0.0 {
+        return Err("a clock needs some time: MIN or INC above 0".into());
+    }
+    Ok(TimeControl {
+        base: Duration::from_secs_f64(minutes * 60.0),
+        increment: Duration::from_secs_f64(inc),
+    })
 }
 
 impl Default for PlayOptions {
@@ -94,6 +139,7 @@ impl Default for PlayOptions {
             hash_mib: 16,
             tables: TablesArgs::default(),
             book: BookArgs::default(),
+            time: None,
         }
     }
 }
@@ -108,6 +154,8 @@ commands:
   undo     take back your last move (and the engine's answer)
   hint     ask the engine for a move
   fen      print the position
+  save F   write the game to the file F as PDN
+  resign   give up the game
   new      start again
   help     this text
   quit     leave (end of input does too)";
@@ -127,6 +175,8 @@ enum Input<'a> {
     Hint,
     Fen,
     New,
+    Resign,
+    Save(&'a str),
     Move(&'a str),
 }
 
@@ -141,7 +191,12 @@ fn classify(line: &str) -> Input<'_> {
         "hint" => Input::Hint,
         "fen" => Input::Fen,
         "new" => Input::New,
-        _ => Input::Move(text),
+        "resign" => Input::Resign,
+        "save" => Input::Save(""),
+        _ => match text.split_once(char::is_whitespace) {
+            Some((word, file)) if word.eq_ignore_ascii_case("save") => Input::Save(file.trim()),
+            _ => Input::Move(text),
+        },
     }
 }
 
@@ -153,11 +208,117 @@ struct Table<'a> {
     /// The game, its first position and the engine's searcher.
     board: Box<dyn PlayBoard>,
     limits: Limits,
+    /// A result the table decided (a resignation, a clock that ran out): the winner and why.
+    decided: Option<(Side, String)>,
+    /// Time left on each side's clock (White's, Black's), with `--time`.
+    clock: Option<[Duration; 2]>,
+    /// When the board was last shown: the person to move thinks from then on.
+    turn_start: Instant,
+}
+
+/// The index of `side`'s clock.
+fn clock_index(side: Side) -> usize {
+    usize::from(side == Side::Black)
+}
+
+/// A clock's time as `M:SS` (tenths below 20 seconds).
+fn clock_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 20 {
+        format!("{}:{:02}.{}", s / 60, s % 60, d.subsec_millis() / 100)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
 }
 
 impl Table<'_> {
     fn engine_to_move(&self) -> bool {
         self.opts.engine_side.side() == Some(self.board.side_to_move())
+    }
+
+    /// Whether the game is over, on the board or by the table's decision.
+    fn is_over(&self) -> bool {
+        self.board.outcome().is_some() || self.decided.is_some()
+    }
+
+    /// Charges `spent` to `side`'s clock after its move: the increment is added, or the side
+    /// loses when its time ran out (then `false`).
+    fn charge(&mut self, side: Side, spent: Duration) -> bool {
+        let Some(clock) = self.clock.as_mut() else {
+            return true;
+        };
+        let left = &mut clock[clock_index(side)];
+        match left.checked_sub(spent) {
+            Some(rest) if !rest.is_zero() => {
+                *left = rest + self.opts.time.map_or(Duration::ZERO, |t| t.increment);
+                true
+            }
+            _ => {
+                *left = Duration::ZERO;
+                let why = format!("{}'s time ran out", side.name());
+                self.decided = Some((side.opponent(), why));
+                false
+            }
+        }
+    }
+
+    /// The clocks set back to their start (a new game).
+    fn reset_clock(&mut self) {
+        self.clock = self.opts.time.map(|t| [t.base, t.base]);
+    }
+
+    /// The engine's limits for its move now: its clock's, unless a fixed limit was given.
+    fn engine_limits(&self) -> Limits {
+        let mut limits = self.limits;
+        if let Some(clock) = self.clock {
+            if self.opts.movetime.is_none() && self.opts.depth.is_none() {
+                limits.move_time = None;
+            }
+            limits.clock = Some(Clock {
+                time: clock[clock_index(self.board.side_to_move())],
+                increment: self.opts.time.map_or(Duration::ZERO, |t| t.increment),
+                moves_to_go: None,
+            });
+        }
+        limits
+    }
+
+    /// The game as PDN.
+    fn pdn(&self) -> String {
+        let engine = self.opts.engine_side.side();
+        let name = |side: Side| match engine {
+            Some(s) if s == side => "Polydam".to_string(),
+            Some(_) => "you".to_string(),
+            None => "?".to_string(),
+        };
+        let (result, termination) = match (&self.decided, self.board.outcome()) {
+            (Some((winner, why)), _) => (Some(PdnResult::win_for(*winner)), why.clone()),
+            (None, Some((outcome, reason))) => {
+                let side = self.board.side_to_move();
+                let result = match outcome {
+                    Outcome::Win => PdnResult::win_for(side),
+                    Outcome::Loss => PdnResult::win_for(side.opponent()),
+                    Outcome::Draw => PdnResult::Draw,
+                };
+                (Some(result), self.board.end_text(reason))
+            }
+            (None, None) => (None, "unterminated".to_string()),
+        };
+        let game = PdnGame {
+            event: "polydam play".into(),
+            site: "?".into(),
+            variant: self.board.variant().into(),
+            round: 1,
+            date: crate::pdn::today(),
+            white: name(Side::White),
+            black: name(Side::Black),
+            result,
+            fen: self.board.start_fen(),
+            termination,
+            moves: self.board.history(),
+            second_player_starts: self.board.second_player_starts(),
+        };
+        crate::pdn::write_game(&game)
     }
 
     fn show_board(&self, out: &mut dyn Write) -> Result<(), CliError> {
@@ -181,7 +342,17 @@ impl Table<'_> {
             side.name(),
             render::piece_glyph(side, false, self.style)
         )
-        .map_err(io_err)
+        .map_err(io_err)?;
+        if let Some(clock) = self.clock {
+            writeln!(
+                out,
+                "clock: white {}, black {}",
+                clock_text(clock[0]),
+                clock_text(clock[1])
+            )
+            .map_err(io_err)?;
+        }
+        Ok(())
     }
 
     /// The number of the current full move, counting from 1 at the first position given (a
@@ -200,7 +371,12 @@ impl Table<'_> {
 
     /// The engine's move in PDN style, played when `play` is set.
     fn search(&mut self, play: bool) -> Option<String> {
-        self.board.search(&self.limits, play)
+        let limits = if play {
+            self.engine_limits()
+        } else {
+            self.limits
+        };
+        self.board.search(&limits, play)
     }
 
     /// Takes back the human's last move (with the engine's answers after it), or one ply when
@@ -242,10 +418,13 @@ impl Table<'_> {
         let mut shown = false;
         loop {
             let over = self.board.outcome();
-            if over.is_none() && self.engine_to_move() {
+            if over.is_none() && self.decided.is_none() && self.engine_to_move() {
+                let side = self.board.side_to_move();
+                let started = Instant::now();
                 match self.search(true) {
                     Some(mv) => {
                         writeln!(out, "engine plays {mv}").map_err(io_err)?;
+                        self.charge(side, started.elapsed());
                         shown = false;
                         continue;
                     }
@@ -257,11 +436,15 @@ impl Table<'_> {
             }
             if !shown {
                 self.show_board(out)?;
-                if let Some((outcome, reason)) = over {
+                if let Some((winner, why)) = &self.decided {
+                    writeln!(out, "game over: {} wins ({why})", winner.name()).map_err(io_err)?;
+                    writeln!(out, "(undo, new, save FILE or quit)").map_err(io_err)?;
+                } else if let Some((outcome, reason)) = over {
                     writeln!(out, "{}", self.result_text(outcome, reason)).map_err(io_err)?;
-                    writeln!(out, "(undo, new or quit)").map_err(io_err)?;
+                    writeln!(out, "(undo, new, save FILE or quit)").map_err(io_err)?;
                 }
                 shown = true;
+                self.turn_start = Instant::now();
             }
             line.clear();
             match input.read_line("> ", &mut line, out) {
@@ -276,7 +459,7 @@ impl Table<'_> {
                     continue;
                 }
             }
-            match self.answer(classify(&line), over.is_some(), out)? {
+            match self.answer(classify(&line), out)? {
                 None => return Ok(()),
                 Some(true) => shown = false,
                 Some(false) => {}
@@ -284,14 +467,10 @@ impl Table<'_> {
         }
     }
 
-    /// Answers one line of input while the game is `over` or not: `None` to quit, else whether
-    /// the board changed (and is shown again).
-    fn answer(
-        &mut self,
-        input: Input<'_>,
-        over: bool,
-        out: &mut dyn Write,
-    ) -> Result<Option<bool>, CliError> {
+    /// Answers one line of input: `None` to quit, else whether the board changed (and is
+    /// shown again).
+    fn answer(&mut self, input: Input<'_>, out: &mut dyn Write) -> Result<Option<bool>, CliError> {
+        let over = self.is_over();
         let mut changed = false;
         match input {
             Input::Empty => {}
@@ -316,27 +495,71 @@ impl Table<'_> {
             }
             Input::New => {
                 self.board.restart();
+                self.decided = None;
+                self.reset_clock();
                 writeln!(out, "new game").map_err(io_err)?;
                 changed = true;
             }
             Input::Undo => match self.undo() {
                 0 => writeln!(out, "error: nothing to undo").map_err(io_err)?,
                 n => {
+                    // A resignation or a fall of the flag is taken back with the move.
+                    self.decided = None;
                     let plies = if n == 1 { "ply" } else { "plies" };
                     writeln!(out, "took back {n} {plies}").map_err(io_err)?;
                     changed = true;
                 }
             },
+            Input::Resign => {
+                if over {
+                    writeln!(out, "error: the game is over").map_err(io_err)?;
+                } else {
+                    // The person to move resigns (against the engine: the person's side).
+                    let side = match self.opts.engine_side.side() {
+                        Some(engine) => engine.opponent(),
+                        None => self.board.side_to_move(),
+                    };
+                    writeln!(out, "{} resigns", side.name()).map_err(io_err)?;
+                    self.decided = Some((side.opponent(), format!("{} resigned", side.name())));
+                    changed = true;
+                }
+            }
+            Input::Save(file) => {
+                if file.is_empty() {
+                    writeln!(out, "error: save needs a file name: save FILE").map_err(io_err)?;
+                } else {
+                    match std::fs::write(file, self.pdn()) {
+                        Ok(()) => writeln!(out, "saved the game to {file}").map_err(io_err)?,
+                        Err(e) => {
+                            writeln!(out, "error: cannot write {file}: {e}").map_err(io_err)?
+                        }
+                    }
+                }
+            }
             Input::Move(text) => {
                 if over {
                     writeln!(out, "error: the game is over (undo, new or quit)").map_err(io_err)?;
                 } else if self.engine_to_move() {
                     writeln!(out, "error: it is the engine's turn").map_err(io_err)?;
                 } else {
-                    match self.board.push_text(text) {
-                        Ok(()) => changed = true,
-                        Err(e) => writeln!(out, "error: {e} (type `moves` for the legal moves)")
-                            .map_err(io_err)?,
+                    let side = self.board.side_to_move();
+                    let spent = self.turn_start.elapsed();
+                    let left = self.clock.map(|c| c[clock_index(side)]);
+                    if left.is_some_and(|left| spent >= left) {
+                        // Typed too late: the clock has run out, the move is not played.
+                        self.charge(side, spent);
+                        changed = true;
+                    } else {
+                        match self.board.push_text(text) {
+                            Ok(()) => {
+                                self.charge(side, spent);
+                                changed = true;
+                            }
+                            Err(e) => {
+                                writeln!(out, "error: {e} (type `moves` for the legal moves)")
+                                    .map_err(io_err)?
+                            }
+                        }
                     }
                 }
             }
@@ -434,6 +657,9 @@ impl GameVisitor for PlayJob<'_> {
             },
             board: board(initial, searcher, o.book.open::<G>()?),
             limits,
+            decided: None,
+            clock: o.time.map(|t| [t.base, t.base]),
+            turn_start: Instant::now(),
         };
         game.run(self.input, self.out)
     }

@@ -11,6 +11,8 @@ use polydam_engine::variants::{VariantEntry, VARIANTS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use super::play::SearchExtras;
+
 /// The largest message the server reads, in bytes; longer ones get an error.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 
@@ -43,6 +45,8 @@ pub enum Request {
         movetime: Option<f64>,
         /// Depth to search.
         depth: Option<i64>,
+        /// Lines, threads, table, level and clock.
+        extras: SearchExtras,
     },
     /// The engine analyses the position until stopped (or the limit given).
     Analyse {
@@ -50,6 +54,8 @@ pub enum Request {
         movetime: Option<f64>,
         /// Depth to search.
         depth: Option<i64>,
+        /// Lines, threads and table.
+        extras: SearchExtras,
     },
     /// Stop the running search.
     Stop,
@@ -114,6 +120,12 @@ struct UndoFields {
 struct SearchFields {
     movetime: Option<f64>,
     depth: Option<i64>,
+    multipv: Option<u32>,
+    threads: Option<u32>,
+    hash: Option<u32>,
+    level: Option<u32>,
+    time: Option<f64>,
+    inc: Option<f64>,
 }
 
 /// A list of cells as `a, b, c`, shortened.
@@ -193,15 +205,25 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
         }
         "go" | "analyse" => {
             let f: SearchFields = read(&kind, rest)?;
+            let extras = SearchExtras {
+                multipv: f.multipv,
+                threads: f.threads,
+                hash: f.hash,
+                level: f.level,
+                time: f.time,
+                inc: f.inc,
+            };
             Ok(if kind == "go" {
                 Request::Go {
                     movetime: f.movetime,
                     depth: f.depth,
+                    extras,
                 }
             } else {
                 Request::Analyse {
                     movetime: f.movetime,
                     depth: f.depth,
+                    extras,
                 }
             })
         }
@@ -383,6 +405,49 @@ struct InfoOut<'a> {
     pv: &'a str,
 }
 
+/// One line of a multi-PV `info`: its score (from the side to move's view) and moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineOut {
+    /// The score as text: men with two decimals, or `win N` / `loss N` (plies).
+    pub score: String,
+    /// The score in hundredths of a man.
+    pub centi: i32,
+    /// The line, in the variant's notation.
+    pub pv: String,
+}
+
+/// What the endgame tables add to an `info`: the root's verdict (`win`, `draw`, `loss`,
+/// from the side to move's view) and the nodes they scored.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TablesOut<'a> {
+    /// The root's verdict, when the tables cover it.
+    pub verdict: Option<&'a str>,
+    /// Nodes scored by the tables (0: none).
+    pub hits: u64,
+}
+
+/// An `info` message with every line of a multi-PV search and the tables' figures.
+pub fn info_lines_json(info: &str, lines: &[LineOut], tables: TablesOut<'_>) -> String {
+    // The plain message's fields, then the extensions: built on the JSON value so that the
+    // plain message stays the one source of its fields.
+    let mut value: Value = serde_json::from_str(info).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut value {
+        if lines.len() > 1 {
+            if let Ok(v) = serde_json::to_value(lines) {
+                map.insert("lines".into(), v);
+            }
+        }
+        if let Some(verdict) = tables.verdict {
+            map.insert("tables".into(), Value::from(verdict));
+        }
+        if tables.hits > 0 {
+            map.insert("tbhits".into(), Value::from(tables.hits));
+        }
+        return value.to_string();
+    }
+    info.to_owned()
+}
+
 /// An `info` message: one completed iteration of search `search`.
 #[allow(clippy::too_many_arguments)]
 pub fn info_json(
@@ -498,7 +563,8 @@ mod tests {
             parse_request(r#"{"type":"go","depth":3}"#),
             Ok(Request::Go {
                 movetime: None,
-                depth: Some(3)
+                depth: Some(3),
+                extras: SearchExtras::default(),
             })
         );
     }

@@ -11,6 +11,7 @@
 pub mod api;
 pub mod rulebook;
 pub mod rules_page;
+pub mod play;
 pub mod session;
 pub mod socket;
 
@@ -55,6 +56,9 @@ const ACCEPT_PAUSE: Duration = Duration::from_millis(200);
 const INDEX_HTML: &str = include_str!("web/index.html");
 const BOARD_JS: &str = include_str!("web/board.js");
 const BOARD_CSS: &str = include_str!("web/board.css");
+const ANALYSIS_JS: &str = include_str!("web/analysis.js");
+const PLAY_JS: &str = include_str!("web/play.js");
+const ANALYSIS_CSS: &str = include_str!("web/analysis.css");
 
 /// Options of `polydam serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -314,6 +318,18 @@ fn router(max_connections: usize, allowed: AllowedHosts) -> Router {
         .route(
             "/board.css",
             get(|| async { asset("text/css; charset=utf-8", BOARD_CSS) }),
+        )
+        .route(
+            "/analysis.js",
+            get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
+        )
+        .route(
+            "/play.js",
+            get(|| async { asset("text/javascript; charset=utf-8", PLAY_JS) }),
+        )
+        .route(
+            "/analysis.css",
+            get(|| async { asset("text/css; charset=utf-8", ANALYSIS_CSS) }),
         )
         .route("/ws", get(ws_handler))
         .merge(rules_page::routes())

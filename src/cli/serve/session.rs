@@ -20,6 +20,7 @@ use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
 
 use super::api::{self, CellOut, LegalMove, PieceOut, ResultOut, StateOut, VariantOut};
+use super::play::EngineSetup;
 use crate::cli::tables::TablesArgs;
 use crate::pdn::{self, PdnGame, PdnResult};
 
@@ -119,6 +120,7 @@ pub trait Table: Send {
         id: u64,
         mode: SearchMode,
         limits: Limits,
+        setup: EngineSetup,
         events: tokio::sync::mpsc::UnboundedSender<Event>,
     ) -> Result<RunningSearch, String>;
 }
@@ -502,6 +504,7 @@ impl<G: Game> Table for GameTable<G> {
         id: u64,
         mode: SearchMode,
         limits: Limits,
+        setup: EngineSetup,
         events: tokio::sync::mpsc::UnboundedSender<Event>,
     ) -> Result<RunningSearch, String> {
         self.check_playing()?;
@@ -517,6 +520,7 @@ impl<G: Game> Table for GameTable<G> {
                 mode,
                 generation,
                 limits,
+                setup,
                 record,
                 searcher,
                 control: thread_control,
@@ -548,6 +552,7 @@ struct SearchJob<G: Game> {
     mode: SearchMode,
     generation: u64,
     limits: Limits,
+    setup: EngineSetup,
     record: GameRecord<G>,
     searcher: Arc<Mutex<Searcher<G>>>,
     control: Arc<SearchControl>,
@@ -568,17 +573,40 @@ fn run_search<G: Game>(job: SearchJob<G>) {
         let (id, mode, generation) = (job.id, job.mode, job.generation);
         return send_stopped(&job.events, id, mode, generation);
     }
+    if let Err(e) = configure(&mut searcher, &job.setup) {
+        let _ = job.events.send(Event::Info {
+            search: job.id,
+            json: api::error_json(&e, Some(job.mode.name())),
+        });
+    }
     let events = job.events.clone();
     let id = job.id;
-    let result = searcher.search(
+    let mut result = searcher.search(
         &job.record,
         &job.limits,
         &job.control,
         &mut |info: &SearchInfo<G>| {
             let pv = pv_text::<G>(&root, &info.pv, MoveStyle::Pdn);
-            send_info(&events, id, info.figures(), &pv);
+            let lines: Vec<api::LineOut> = info
+                .lines
+                .iter()
+                .map(|l| api::LineOut {
+                    score: l.score.to_string(),
+                    centi: l.score.centi(),
+                    pv: pv_text::<G>(&root, &l.pv, MoveStyle::Pdn),
+                })
+                .collect();
+            let verdict = info.root_table.map(|t| t.value.name());
+            let tables = api::TablesOut {
+                verdict,
+                hits: info.table_hits,
+            };
+            send_info(&events, id, info.figures(), &pv, &lines, tables);
         },
     );
+    if let Some((plan, random)) = job.setup.level {
+        polydam_protocol::driver::play_level(&mut result, &plan, random);
+    }
     let best = result.best_move.map(|m| {
         (
             G::move_text(&root, &m, MoveStyle::Hub),
@@ -603,6 +631,24 @@ fn run_search<G: Game>(job: SearchJob<G>) {
     });
 }
 
+/// Gives `searcher` the threads and table `setup` asks for; a table that cannot be had
+/// leaves the old one, and the error says so.
+fn configure<G: Game>(searcher: &mut Searcher<G>, setup: &EngineSetup) -> Result<(), String> {
+    if let Some(threads) = setup.threads {
+        if searcher.threads() != threads {
+            searcher.set_threads(threads);
+        }
+    }
+    if let Some(mib) = setup.hash_mib {
+        if searcher.tt().bytes().div_ceil(1 << 20) != mib {
+            searcher
+                .try_resize_hash(mib)
+                .map_err(|e| format!("{e}; the table stays as it was"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Sends the end of search `id`, stopped before it started.
 fn send_stopped(
     events: &tokio::sync::mpsc::UnboundedSender<Event>,
@@ -625,6 +671,8 @@ fn send_info(
     id: u64,
     info: IterationFigures,
     pv: &str,
+    lines: &[api::LineOut],
+    tables: api::TablesOut<'_>,
 ) {
     let json = api::info_json(
         id,
@@ -637,6 +685,11 @@ fn send_info(
         info.time,
         pv,
     );
+    let json = if lines.len() > 1 || tables.verdict.is_some() || tables.hits > 0 {
+        api::info_lines_json(&json, lines, tables)
+    } else {
+        json
+    };
     let _ = events.send(Event::Info { search: id, json });
 }
 

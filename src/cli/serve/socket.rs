@@ -14,6 +14,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use tokio::sync::mpsc;
 
 use super::api::{self, Load, MoveBy, Request};
+use super::play::{self, EngineSetup, SearchExtras};
 use super::session::{self, Event, RunningSearch, SearchMode, Table};
 use polydam_engine::search::Limits;
 
@@ -34,6 +35,7 @@ enum Current {
         id: u64,
         mode: SearchMode,
         limits: Limits,
+        setup: EngineSetup,
     },
 }
 
@@ -138,10 +140,16 @@ impl Connection {
                 self.stop_search();
                 Ok(vec![self.state_json()])
             }
-            Request::Go { movetime, depth } => self.start(SearchMode::Play, movetime, depth),
-            Request::Analyse { movetime, depth } => {
-                self.start(SearchMode::Analyse, movetime, depth)
-            }
+            Request::Go {
+                movetime,
+                depth,
+                extras,
+            } => self.start(SearchMode::Play, movetime, depth, &extras),
+            Request::Analyse {
+                movetime,
+                depth,
+                extras,
+            } => self.start(SearchMode::Analyse, movetime, depth, &extras),
             Request::Stop => match &self.search {
                 // The search answers with its `done` once it has stopped.
                 Some(Current::Running(s)) => {
@@ -172,26 +180,39 @@ impl Connection {
         mode: SearchMode,
         movetime: Option<f64>,
         depth: Option<i64>,
+        extras: &SearchExtras,
     ) -> Result<Vec<String>, String> {
-        let limits = session::limits(mode, movetime, depth)?;
+        let mut limits = session::limits(mode, movetime, depth)?;
+        let setup = play::apply(mode, extras, movetime.is_some(), &mut limits)?;
         self.table.check_playing()?;
         self.stop_search();
         let id = self.next_search;
         self.next_search += 1;
         if self.busy {
             // Started when the previous job finishes, unless replaced before.
-            self.search = Some(Current::Waiting { id, mode, limits });
+            self.search = Some(Current::Waiting {
+                id,
+                mode,
+                limits,
+                setup,
+            });
         } else {
-            self.launch(id, mode, limits)?;
+            self.launch(id, mode, limits, setup)?;
         }
         Ok(vec![api::searching_json(id, mode.name())])
     }
 
     /// Puts search `id` on the worker pool.
-    fn launch(&mut self, id: u64, mode: SearchMode, limits: Limits) -> Result<(), String> {
+    fn launch(
+        &mut self,
+        id: u64,
+        mode: SearchMode,
+        limits: Limits,
+        setup: EngineSetup,
+    ) -> Result<(), String> {
         let running = self
             .table
-            .start_search(id, mode, limits, self.events.clone())?;
+            .start_search(id, mode, limits, setup, self.events.clone())?;
         self.busy = true;
         self.search = Some(Current::Running(running));
         Ok(())
@@ -204,12 +225,15 @@ impl Connection {
             Event::Finished => {
                 self.busy = false;
                 match self.search.take() {
-                    Some(Current::Waiting { id, mode, limits }) => {
-                        match self.launch(id, mode, limits) {
-                            Ok(()) => Vec::new(),
-                            Err(e) => vec![api::error_json(&e, Some(mode.name()))],
-                        }
-                    }
+                    Some(Current::Waiting {
+                        id,
+                        mode,
+                        limits,
+                        setup,
+                    }) => match self.launch(id, mode, limits, setup) {
+                        Ok(()) => Vec::new(),
+                        Err(e) => vec![api::error_json(&e, Some(mode.name()))],
+                    },
                     other => {
                         self.search = other;
                         Vec::new()

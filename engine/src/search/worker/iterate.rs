@@ -7,7 +7,7 @@ use super::Worker;
 use crate::game::Game;
 use crate::score::{Depth, Ply, Score};
 use crate::search::tt::Bound;
-use crate::search::{SearchInfo, ThreadOutcome};
+use crate::search::{PvLine, SearchInfo, ThreadOutcome};
 
 impl<G: Game> Worker<'_, G> {
     /// Iterative deepening; returns the deepest completed iteration's result.
@@ -25,9 +25,15 @@ impl<G: Game> Worker<'_, G> {
             score: -Score::INFINITE,
             depth: Depth::ZERO,
             pv: Vec::new(),
+            lines: Vec::new(),
             nodes: 0,
         };
         let mut score = Score::DRAW;
+        // Multi-PV: the best `wanted` root moves each get a line of their own, searched in
+        // turn at every depth, each without the moves whose lines came before it.
+        let wanted = self.clock.limits.lines().min(self.root_moves.len()).max(1);
+        let mut line_scores = vec![Score::DRAW; wanted];
+        let mut lines: Vec<PvLine<G>> = Vec::new();
         let mut unrest = Unrest::default();
         for d in 1..=max_depth {
             if self.skips(d, max_depth) {
@@ -37,34 +43,79 @@ impl<G: Game> Worker<'_, G> {
             self.leaf_plies = 0;
             self.leaves = 0;
             let depth = Depth(d);
-            score = self.aspiration(depth, score);
-            // Sort the root moves for the next iteration (or for the partial result): best
-            // first, moves never raising alpha after them by their previous score.
-            self.root_moves
-                .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
-            if self.stopped {
+            let mut found: Vec<PvLine<G>> = Vec::with_capacity(wanted);
+            for (k, line_score) in line_scores.iter_mut().enumerate() {
+                self.pv_index = k;
+                let previous = if k == 0 { score } else { *line_score };
+                let s = self.aspiration(depth, previous);
+                // Sort the root moves still without a line for the next one (or for the
+                // partial result): best first, moves never raising alpha after them by their
+                // previous score. With one line, that is every root move.
+                self.root_moves[k..]
+                    .sort_by(|a, b| b.score.cmp(&a.score).then(b.previous.cmp(&a.previous)));
+                if self.stopped {
+                    break;
+                }
+                *line_score = s;
+                if k == 0 {
+                    score = s;
+                }
+                found.push(PvLine {
+                    score: s,
+                    pv: self.frames[0].pv.clone(),
+                });
+            }
+            self.pv_index = 0;
+            if found.len() > 1 {
+                // Search instability can score a later line above an earlier one: best first,
+                // as the lines are reported and played (the root moves of the lines keep step:
+                // each scored its line, and the sorts are stable).
+                let n = found.len();
+                self.root_moves[..n].sort_by_key(|r| std::cmp::Reverse(r.score));
+                found.sort_by_key(|l| std::cmp::Reverse(l.score));
+                for (k, line) in found.iter().enumerate() {
+                    line_scores[k] = line.score;
+                }
+                score = found[0].score;
+            }
+            if found.is_empty() {
+                // Stopped in the first line: what counts is what raised alpha.
                 self.keep_partial(&mut result);
                 break;
             }
+            // Stopped after the first line (multi-PV): the lines not searched at this depth
+            // keep the previous depth's, after the new ones.
+            for old in &lines {
+                if found.len() >= wanted {
+                    break;
+                }
+                if found.iter().all(|l| l.pv.first() != old.pv.first()) {
+                    found.push(old.clone());
+                }
+            }
+            lines = found;
             for r in &mut self.root_moves {
                 r.previous = r.score;
             }
             result.best_move = Some(self.root_moves[0].mv);
             result.score = score;
             result.depth = depth;
-            result.pv = self.frames[0].pv.clone();
+            result.pv = lines[0].pv.clone();
+            result.lines = lines.clone();
             if !self.is_main() && d == max_depth {
                 // A helper finished the last iteration first: its result is the search's
                 // (the deepest completed iteration wins), so the main thread need not finish.
                 self.shared.halt.store(true, Ordering::SeqCst);
             }
             if self.is_main() {
-                self.report(depth, score, &result.pv, on_info);
+                self.report(depth, score, &lines, on_info);
                 unrest.update(self.root_moves[0].mv);
                 let scale = unrest.scale(score, self.clock.previous_score, self.root_moves.len());
-                if self.enough(d, score, scale) {
+                if self.stopped || self.enough(d, score, scale) {
                     break;
                 }
+            } else if self.stopped {
+                break;
             }
         }
         self.shared.nodes[self.id]
@@ -142,7 +193,7 @@ impl<G: Game> Worker<'_, G> {
         &mut self,
         depth: Depth,
         score: Score,
-        pv: &[G::Move],
+        lines: &[PvLine<G>],
         on_info: &mut dyn FnMut(&SearchInfo<G>),
     ) {
         self.shared.nodes[self.id]
@@ -164,7 +215,8 @@ impl<G: Game> Worker<'_, G> {
             nodes,
             time,
             nps: if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
-            pv: pv.to_vec(),
+            pv: lines.first().map(|l| l.pv.clone()).unwrap_or_default(),
+            lines: lines.to_vec(),
             table_hits: self.shared.table_hits.load(Ordering::Relaxed),
             root_table: self.shared.root_table,
         });
@@ -197,15 +249,17 @@ impl<G: Game> Worker<'_, G> {
         self.keys[self.base] = G::hash(&pos);
         let mut best = -Score::INFINITE;
         let mut best_index = None;
-        for r in &mut self.root_moves {
+        // In a multi-PV search the moves before `pv_index` have their lines already.
+        let first = self.pv_index;
+        for r in &mut self.root_moves[first..] {
             r.score = -Score::INFINITE;
         }
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let rm = self.root_moves[i];
             let child = G::play(&pos, &rm.mv);
             self.enter_child(&pos, &rm.mv, &child, Ply::ROOT);
             let mut score;
-            if i == 0 {
+            if i == first {
                 score = -self.search(&child, -beta, -alpha, depth - 1, Ply(1), true);
             } else {
                 score = -self.search(&child, -alpha - 1, -alpha, depth - 1, Ply(1), false);
@@ -228,6 +282,10 @@ impl<G: Game> Worker<'_, G> {
                 }
                 alpha = score;
             }
+        }
+        if first > 0 {
+            // The best of the moves left is not the root's best: nothing for the table.
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -92,6 +92,9 @@ pub(crate) struct Worker<'a, G: Game> {
     heur: &'a mut Heuristics<G>,
     root_pos: G::Position,
     root_moves: Vec<RootMove<G>>,
+    /// The root move being searched for its own line in a multi-PV search: the root's loop
+    /// starts there, the better moves already having their lines (always 0 with one line).
+    pv_index: usize,
     frames: Vec<Frame<G>>,
     /// Keys of the game's positions since the last irreversible move, then of the search path:
     /// `keys[base + ply]` is the key at `ply`.
@@ -171,6 +174,7 @@ impl<'a, G: Game> Worker<'a, G> {
             heur,
             root_pos,
             root_moves,
+            pv_index: 0,
             frames,
             keys,
             base,

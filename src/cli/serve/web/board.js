@@ -23,6 +23,20 @@ let analysing = false;      // the analysis button is on
 let lines = [];             // analysis lines of the current search
 let loadingGame = false;    // a PDN game was sent to load: its state is for reading, not play
 
+// Extensions (analysis.js, play.js) register functions here; board.js calls them.
+//   state(msg), info(msg), done(msg): after board.js has handled the message;
+//   board(svg, geo): after the board is drawn;  options(mode): extra fields of a go/analyse;
+//   result(): a result the page decided (resign, draw, time), or null;
+//   lines(list): draws the analysis lines instead of board.js.
+const hooks = { state: [], info: [], done: [], board: [], options: [], result: [], lines: [] };
+function runHooks(name, ...args) { for (const f of hooks[name]) f(...args); }
+function searchOptions(mode) { return Object.assign({}, ...hooks.options.map((f) => f(mode))); }
+function gameResult() {
+  if (state && state.result) return state.result;
+  for (const f of hooks.result) { const r = f(); if (r) return r; }
+  return null;
+}
+
 // ---------------------------------------------------------------- connection
 
 function connect() {
@@ -67,12 +81,14 @@ const HANDLERS = {
       renderLines();
     }
     updateStatus(msg);
+    runHooks('info', msg);
   },
   done: (msg) => {
     if (search && msg.search === search.id) search = null;
     // An analysis that ends by itself (it found the result, or the game is decided) leaves the
     // button on: the next position is analysed again. Only the button turns it off.
     updateStatus();
+    runHooks('done', msg);
   },
   error: (msg) => {
     waiting = false;
@@ -109,6 +125,7 @@ function onState(msg) {
   renderBoard();
   renderHistory();
   renderLines();
+  runHooks('state', msg);
   updateStatus();
   next();
 }
@@ -119,11 +136,11 @@ function players(side) {
 
 // What happens after a new state: the engine plays its side, or the analysis goes on.
 function next() {
-  if (!state || state.result) return;
+  if (!state || gameResult()) return;
   if (players(state.side) === 'engine') {
-    send({ type: 'go', ...limit() });
+    send({ type: 'go', ...limit(), ...searchOptions('go') });
   } else if (analysing) {
-    send({ type: 'analyse' });
+    send({ type: 'analyse', ...searchOptions('analyse') });
   }
 }
 
@@ -136,7 +153,7 @@ function limit() {
 }
 
 function humanToMove() {
-  return state && !state.result && !waiting && players(state.side) === 'human';
+  return state && !gameResult() && !waiting && players(state.side) === 'human';
 }
 
 // ---------------------------------------------------------------- move selection
@@ -415,6 +432,7 @@ function renderBoard() {
     }
   }
   drawCoordinates(svg, geo);
+  runHooks('board', svg, geo);
   drawResult(svg, geo);
 }
 
@@ -446,12 +464,13 @@ function drawCoordinates(svg, geo) {
 }
 
 function drawResult(svg, geo) {
-  if (!state.result) return;
+  const result = gameResult();
+  if (!result) return;
   const g = el('g', { class: 'result' }, svg);
   const w = Math.min(geo.width * 0.8, 420);
   el('rect', { x: (geo.width - w) / 2, y: geo.height / 2 - 38, width: w, height: 76, rx: 10, fill: 'rgba(30,20,10,0.82)' }, g);
-  text(state.result.text, { x: geo.width / 2, y: geo.height / 2 - 4, 'font-size': 26, 'font-weight': 700, fill: '#f7e7c4', 'text-anchor': 'middle' }, g);
-  text(state.result.reason, { x: geo.width / 2, y: geo.height / 2 + 24, 'font-size': 15, fill: '#e6d3ad', 'text-anchor': 'middle' }, g);
+  text(result.text, { x: geo.width / 2, y: geo.height / 2 - 4, 'font-size': 26, 'font-weight': 700, fill: '#f7e7c4', 'text-anchor': 'middle' }, g);
+  text(result.reason, { x: geo.width / 2, y: geo.height / 2 + 24, 'font-size': 15, fill: '#e6d3ad', 'text-anchor': 'middle' }, g);
 }
 
 // ---------------------------------------------------------------- panels
@@ -503,10 +522,12 @@ function renderHistory() {
     item.appendChild(span);
   });
   list.scrollTop = list.scrollHeight;
-  $('result').textContent = state.result ? `${state.result.text} (${state.result.reason})` : '';
+  const result = gameResult();
+  $('result').textContent = result ? `${result.text} (${result.reason})` : '';
 }
 
 function renderLines() {
+  if (hooks.lines.length) { runHooks('lines', lines); return; }
   const body = $('lines').tBodies[0];
   body.textContent = '';
   for (const line of lines) {
@@ -546,8 +567,9 @@ function setStatus(message) {
 function updateStatus(info) {
   document.body.dataset.searching = search ? search.mode : '';
   if (!state) return;
-  if (state.result) {
-    setStatus(`Game over: ${state.result.text} (${state.result.reason})`);
+  const result = gameResult();
+  if (result) {
+    setStatus(`Game over: ${result.text} (${result.reason})`);
     return;
   }
   const side = state.side === 'white' ? 'White' : 'Black';
@@ -673,12 +695,12 @@ function wire() {
     $('limit-value').step = depth ? '1' : '0.1';
     $('limit-value').min = depth ? '1' : '0.1';
   });
-  $('engine-move').addEventListener('click', () => state && !state.result && send({ type: 'go', ...limit() }));
+  $('engine-move').addEventListener('click', () => state && !gameResult() && send({ type: 'go', ...limit(), ...searchOptions('go') }));
   $('analyse').addEventListener('click', () => {
     analysing = !analysing;
     updateAnalyseButton();
     if (analysing) {
-      if (state && !state.result) send({ type: 'analyse' });
+      if (state && !gameResult()) send({ type: 'analyse', ...searchOptions('analyse') });
     } else {
       send({ type: 'stop' });
     }
@@ -694,4 +716,5 @@ function wire() {
 }
 
 wire();
-connect();
+// analysis.js and play.js register their hooks before the first message can arrive.
+window.addEventListener('load', connect);
