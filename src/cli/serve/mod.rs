@@ -7,6 +7,7 @@
 //! reply while the connection goes on.
 
 pub mod api;
+pub mod review;
 pub mod session;
 pub mod socket;
 
