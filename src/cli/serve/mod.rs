@@ -52,6 +52,8 @@ const ACCEPT_PAUSE: Duration = Duration::from_millis(200);
 const INDEX_HTML: &str = include_str!("web/index.html");
 const BOARD_JS: &str = include_str!("web/board.js");
 const BOARD_CSS: &str = include_str!("web/board.css");
+const REVIEW_JS: &str = include_str!("web/review.js");
+const REVIEW_CSS: &str = include_str!("web/review.css");
 
 /// Options of `polydam serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -307,6 +309,14 @@ fn router(max_connections: usize, allowed: AllowedHosts) -> Router {
         .route(
             "/board.js",
             get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
+        )
+        .route(
+            "/review.js",
+            get(|| async { asset("text/javascript; charset=utf-8", REVIEW_JS) }),
+        )
+        .route(
+            "/review.css",
+            get(|| async { asset("text/css; charset=utf-8", REVIEW_CSS) }),
         )
         .route(
             "/board.css",
