@@ -235,6 +235,8 @@
     if (names[0] || names[1]) parts.push(`${names[0] || '?'} – ${names[1] || '?'}`);
     const event = tag('Event');
     if (event && event !== 'polydam serve') parts.push(event);
+    // A game of ours has only its date to say: no title.
+    if (!parts.length) return '';
     for (const name of ['Site', 'Date']) if (tag(name)) parts.push(tag(name));
     if (parts.length && tag('Result') && tag('Result') !== '*') parts.push(tag('Result'));
     return parts.join(', ');
