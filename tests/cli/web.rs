@@ -857,7 +857,10 @@ fn serve_reviews_a_game_tree() {
     let state = c.expect("state");
     assert_eq!(history(&state), ["32-28", "19-23", "28x19", "14x23"]);
     assert_eq!(state["nodes"].as_array().map(Vec::len), Some(7));
-    assert_eq!(state["node"], 4);
+    // The end of the main line is shown; the variation's nodes were made before it.
+    assert_eq!(state["node"], 6);
+    assert_eq!(state["nodes"][6]["move"], "14x23");
+    assert_eq!(state["nodes"][6]["ply"], 4);
     let text = state["pdn"].as_str().expect("PDN");
     assert!(
         text.contains("[White \"A\"]")
