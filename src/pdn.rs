@@ -219,7 +219,7 @@ fn line_tokens(line: &PdnLine, ply: usize, tokens: &mut Vec<String>) {
     let mut numbered = false;
     for (i, mv) in line.moves.iter().enumerate() {
         let p = ply + i;
-        if p % 2 == 0 {
+        if p.is_multiple_of(2) {
             tokens.push(format!("{}. {}", p / 2 + 1, mv.text));
         } else if !numbered {
             tokens.push(format!("{}... {}", p / 2 + 1, mv.text));
