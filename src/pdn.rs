@@ -129,6 +129,12 @@ const TAGS_FROM_THE_GAME: [&str; 3] = ["GameType", "Variant", "FEN"];
 /// tag (Annotator, WhiteElo, ...) is written after them. `GameType`, `Variant` and `FEN` are
 /// always the game's own.
 pub fn write_game_keeping(game: &PdnGame, tags: &[(String, String)]) -> String {
+    write_game_tree(game, tags, &PdnLine::of_moves(&game.moves))
+}
+
+/// [`write_game_keeping`] with the movetext of `line` (its comments and variations) instead of
+/// the game's moves; `game.moves` is not read.
+pub fn write_game_tree(game: &PdnGame, tags: &[(String, String)], line: &PdnLine) -> String {
     let kept = |name: &str| {
         tags.iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -183,37 +189,125 @@ pub fn write_game_keeping(game: &PdnGame, tags: &[(String, String)]) -> String {
     }
     out.push('\n');
     let mut tokens = Vec::new();
-    let offset = usize::from(game.second_player_starts);
-    for (i, mv) in game.moves.iter().enumerate() {
-        let ply = i + offset;
-        // The move number stays on the line of its move.
-        if ply % 2 == 0 {
-            tokens.push(format!("{}. {mv}", ply / 2 + 1));
-        } else if i == 0 {
-            tokens.push(format!("{}... {mv}", ply / 2 + 1));
-        } else {
-            tokens.push(mv.clone());
-        }
-    }
+    line_tokens(line, usize::from(game.second_player_starts), &mut tokens);
     tokens.push(result.to_owned());
-    let mut line = String::new();
+    let mut text = String::new();
     for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
+        if !text.is_empty() && text.len() + 1 + t.len() > 79 {
+            out.push_str(&text);
             out.push('\n');
-            line.clear();
+            text.clear();
         }
-        if !line.is_empty() {
-            line.push(' ');
+        if !text.is_empty() {
+            text.push(' ');
         }
-        line.push_str(&t);
+        text.push_str(&t);
     }
-    out.push_str(&line);
+    out.push_str(&text);
     out.push_str("\n\n");
     out
 }
 
-/// A PDN game as read: the `FEN`, `GameType` and `Variant` tags and the moves.
+/// The movetext tokens of `line`, whose first move is ply `ply` of the game (from 0, counted
+/// from the variant's first player): each move with its number when it is the first player's,
+/// or when it is the second player's and follows a comment, a variation or nothing (`12...`);
+/// a comment `{...}` after its move, then each variation in `( ... )`.
+fn line_tokens(line: &PdnLine, ply: usize, tokens: &mut Vec<String>) {
+    if let Some(c) = &line.comment {
+        tokens.push(comment_token(c));
+    }
+    let mut numbered = false;
+    for (i, mv) in line.moves.iter().enumerate() {
+        let p = ply + i;
+        if p.is_multiple_of(2) {
+            tokens.push(format!("{}. {}", p / 2 + 1, mv.text));
+        } else if !numbered {
+            tokens.push(format!("{}... {}", p / 2 + 1, mv.text));
+        } else {
+            tokens.push(mv.text.clone());
+        }
+        numbered = true;
+        if let Some(c) = &mv.comment {
+            tokens.push(comment_token(c));
+            numbered = false;
+        }
+        for variation in mv.variations.iter().filter(|v| !v.moves.is_empty()) {
+            let first = tokens.len();
+            line_tokens(variation, p, tokens);
+            tokens[first].insert(0, '(');
+            if let Some(last) = tokens.last_mut() {
+                last.push(')');
+            }
+            numbered = false;
+        }
+    }
+}
+
+/// A comment as PDN writes it: in braces, on one line, a `}` (which PDN cannot escape) as `)`.
+fn comment_token(text: &str) -> String {
+    let body: String = text
+        .chars()
+        .map(|c| match c {
+            '}' => ')',
+            c if is_line_breaking(c) => ' ',
+            c => c,
+        })
+        .collect();
+    format!("{{{}}}", body.trim())
+}
+
+/// A line of moves with its comments and variations: a game's main line, or a variation.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PdnLine {
+    /// A comment before the line's first move (for the main line: before the game).
+    pub comment: Option<String>,
+    /// The moves, in order.
+    pub moves: Vec<PdnMove>,
+}
+
+impl PdnLine {
+    /// A line of these moves, without comments or variations.
+    pub fn of_moves(moves: &[String]) -> PdnLine {
+        PdnLine {
+            comment: None,
+            moves: moves
+                .iter()
+                .map(|text| PdnMove {
+                    text: text.clone(),
+                    ..PdnMove::default()
+                })
+                .collect(),
+        }
+    }
+
+    /// The moves of the line, without variations.
+    pub fn texts(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.text.clone()).collect()
+    }
+
+    /// How many moves the line holds with all its variations.
+    pub fn count(&self) -> usize {
+        self.moves
+            .iter()
+            .map(|m| 1 + m.variations.iter().map(PdnLine::count).sum::<usize>())
+            .sum()
+    }
+}
+
+/// A move of a [`PdnLine`].
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct PdnMove {
+    /// The move as written (move numbers and glyphs left out).
+    pub text: String,
+    /// The comment after it, if any (several comments in a row are joined by a space).
+    pub comment: Option<String>,
+    /// The variations: other moves instead of this one, each a line starting from the
+    /// position before it.
+    pub variations: Vec<PdnLine>,
+}
+
+/// A PDN game as read: the `FEN`, `GameType` and `Variant` tags, the moves, and the whole
+/// movetext with its comments and variations.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PdnRead {
     /// The `FEN` tag's value, if any.
@@ -223,10 +317,12 @@ pub struct PdnRead {
     /// The `Variant` tag's value, if any (Polydam writes it for games the PDN standard does
     /// not number).
     pub variant: Option<String>,
-    /// The moves, as written.
+    /// The moves of the main line, as written.
     pub moves: Vec<String>,
     /// Every tag read, name and value, in the order written (those above too).
     pub tags: Vec<(String, String)>,
+    /// The main line with its comments and variations (its moves are [`PdnRead::moves`]).
+    pub tree: PdnLine,
 }
 
 impl PdnRead {
@@ -245,80 +341,134 @@ impl PdnRead {
     }
 }
 
-/// Reads the first game of a PDN text: its tags (`FEN`, `GameType`, `Variant`) and its moves,
-/// without move numbers, comments (`{...}`, `;` to the end of the line), variations (`(...)`),
-/// annotation glyphs (`$1`, `!`, `?`) and the result.
+/// Reads the first game of a PDN text: its tags (`FEN`, `GameType`, `Variant` and the others)
+/// and its movetext up to the result: the moves without move numbers and annotation glyphs
+/// (`$1`, `!`, `?`), the comments (`{...}`, `;` to the end of the line) and the variations
+/// (`(...)`, nested to any depth) as a tree ([`PdnRead::tree`]), the main line's moves also in
+/// [`PdnRead::moves`].
 pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
     let mut out = PdnRead::default();
-    let tokens = scan(text, &mut out)?;
-    out.moves = moves_of(tokens);
-    Ok(out)
-}
-
-/// The moves of PDN movetext (no tags): move numbers, comments, variations, glyphs and the
-/// result left out, as [`read_pdn`] reads them.
-pub fn read_moves(text: &str) -> Result<Vec<String>, String> {
-    read_pdn(text).map(|game| game.moves)
-}
-
-/// Splits the first game of `text` into its tags (kept in `out`) and the tokens of its
-/// movetext outside comments and variations.
-fn scan(text: &str, out: &mut PdnRead) -> Result<Vec<String>, String> {
     let mut chars = text.chars().peekable();
     let mut token = String::new();
-    let mut tokens = Vec::new();
-    let mut depth = 0usize;
-    let flush = |token: &mut String, tokens: &mut Vec<String>| {
-        if !token.is_empty() {
-            tokens.push(std::mem::take(token));
+    // The lines being read: the main line first, then each open variation.
+    let mut lines = vec![PdnLine::default()];
+    let mut movetext = false;
+    let mut ended = false;
+    while !ended {
+        let Some(c) = chars.next() else { break };
+        let word_ends = matches!(c, '{' | ';' | '(' | ')')
+            || c.is_whitespace()
+            || (c == '[' && lines.len() == 1);
+        if word_ends && !token.is_empty() {
+            ended = add_word(&std::mem::take(&mut token), &mut lines);
+            if ended {
+                break;
+            }
         }
-    };
-    while let Some(c) = chars.next() {
         match c {
             '{' => {
-                flush(&mut token, &mut tokens);
-                if !chars.by_ref().any(|c| c == '}') {
-                    return Err("a comment '{' is never closed".into());
-                }
-            }
-            ';' => {
-                flush(&mut token, &mut tokens);
+                let mut comment = String::new();
+                let mut closed = false;
                 for c in chars.by_ref() {
-                    if c == '\n' {
+                    if c == '}' {
+                        closed = true;
                         break;
                     }
+                    comment.push(c);
                 }
+                if !closed {
+                    return Err("a comment '{' is never closed".into());
+                }
+                add_comment(&comment, &mut lines);
+            }
+            ';' => {
+                let comment: String = chars.by_ref().take_while(|&c| c != '\n').collect();
+                add_comment(&comment, &mut lines);
             }
             '(' => {
-                flush(&mut token, &mut tokens);
-                depth += 1;
+                movetext = true;
+                lines.push(PdnLine::default());
             }
             ')' => {
-                flush(&mut token, &mut tokens);
-                if depth == 0 {
+                if lines.len() == 1 {
                     return Err("')' closes no variation".into());
                 }
-                depth -= 1;
+                let variation = lines.pop().unwrap_or_default();
+                // A variation is another move instead of the one before it; one before any
+                // move has nothing to stand for and is left out.
+                if let Some(mv) = lines.last_mut().and_then(|l| l.moves.last_mut()) {
+                    mv.variations.push(variation);
+                }
             }
-            '[' if depth == 0 => {
-                flush(&mut token, &mut tokens);
-                if !tokens.is_empty() {
+            '[' if lines.len() == 1 => {
+                if movetext {
                     // The next game's tags: only the first game is read.
                     break;
                 }
                 let (name, value) = read_tag(&mut chars)?;
                 out.set_tag(&name, value.trim().to_string());
             }
-            c if c.is_whitespace() => flush(&mut token, &mut tokens),
-            _ if depth > 0 => {}
-            c => token.push(c),
+            c if c.is_whitespace() => {}
+            c => {
+                movetext = true;
+                token.push(c);
+            }
         }
     }
-    flush(&mut token, &mut tokens);
-    if depth > 0 {
+    if !ended && !token.is_empty() {
+        add_word(&token, &mut lines);
+    }
+    if lines.len() > 1 {
         return Err("a variation '(' is never closed".into());
     }
-    Ok(tokens)
+    out.tree = lines.pop().unwrap_or_default();
+    out.moves = out.tree.texts();
+    Ok(out)
+}
+
+/// Adds a movetext word to the innermost line being read: a move (without its number and
+/// glyphs), nothing for a move number or a glyph. Answers whether the word is the game's
+/// result, which ends the main line's movetext (in a variation it is left out).
+fn add_word(word: &str, lines: &mut [PdnLine]) -> bool {
+    if matches!(
+        word,
+        "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0"
+    ) {
+        return lines.len() == 1;
+    }
+    if let (Some(mv), Some(line)) = (move_of(word), lines.last_mut()) {
+        line.moves.push(PdnMove {
+            text: mv,
+            ..PdnMove::default()
+        });
+    }
+    false
+}
+
+/// Adds a comment to the innermost line being read: after its last move, or before its first.
+fn add_comment(comment: &str, lines: &mut [PdnLine]) {
+    let comment = comment.trim();
+    let Some(line) = lines.last_mut() else { return };
+    if comment.is_empty() {
+        return;
+    }
+    let slot = match line.moves.last_mut() {
+        Some(mv) => &mut mv.comment,
+        None => &mut line.comment,
+    };
+    match slot {
+        Some(text) => {
+            text.push(' ');
+            text.push_str(comment);
+        }
+        None => *slot = Some(comment.to_string()),
+    }
+}
+
+/// The moves of PDN movetext (no tags): move numbers, comments, variations, glyphs and the
+/// result left out, as [`read_pdn`] reads them.
+pub fn read_moves(text: &str) -> Result<Vec<String>, String> {
+    read_pdn(text).map(|game| game.moves)
 }
 
 /// The name and value of a tag after its `[`, up to its `]`: the value is the tag's quoted
@@ -363,32 +513,20 @@ fn read_tag(chars: &mut Peekable<Chars<'_>>) -> Result<(String, String), String>
     Err(format!("the tag '[{}' is never closed", excerpt(&raw)))
 }
 
-/// The moves among movetext tokens, up to the result: move numbers (alone, `12.`, `12...`,
-/// or glued to their move, `12.32-28`), glyphs (`$1`, `!`, `?`) left out.
-fn moves_of(tokens: Vec<String>) -> Vec<String> {
-    let mut moves = Vec::new();
-    for t in tokens {
-        if matches!(
-            t.as_str(),
-            "*" | "1-0" | "0-1" | "2-0" | "0-2" | "1-1" | "1/2-1/2" | "0-0"
-        ) {
-            break;
-        }
-        if t.starts_with('$') {
-            continue;
-        }
-        let body = t.trim_start_matches(|c: char| c.is_ascii_digit());
-        let body = if body.len() < t.len() && body.starts_with('.') {
-            body.trim_start_matches('.')
-        } else {
-            t.as_str()
-        };
-        let body = body.trim_end_matches(['!', '?']);
-        if !body.is_empty() {
-            moves.push(body.to_string());
-        }
+/// The move in a movetext word, if any: move numbers (alone, `12.`, `12...`, or glued to their
+/// move, `12.32-28`) and glyphs (`$1`, `!`, `?`) left out.
+fn move_of(word: &str) -> Option<String> {
+    if word.starts_with('$') {
+        return None;
     }
-    moves
+    let body = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let body = if body.len() < word.len() && body.starts_with('.') {
+        body.trim_start_matches('.')
+    } else {
+        word
+    };
+    let body = body.trim_end_matches(['!', '?']);
+    (!body.is_empty()).then(|| body.to_string())
 }
 
 /// The variant a PDN game's tags call for when it is not `current`: the one its `Variant` tag
@@ -692,5 +830,106 @@ mod tests {
         assert!(pick("[Variant \"chess\"]", "international").is_err_and(|e| e.contains("'chess'")));
         assert!(pick("[GameType \"3\"]", "international")
             .is_err_and(|e| e.contains("GameType tag '3'")));
+    }
+
+    fn mv(text: &str) -> PdnMove {
+        PdnMove {
+            text: text.into(),
+            ..PdnMove::default()
+        }
+    }
+
+    #[test]
+    fn variations_and_comments_are_read_as_a_tree() {
+        let text = "{Opening} 1. 32-28 {centre; \"quoted\"} 19-23 (1... 17-21 {flank} \
+                    (1... 18-22 2. 28x17) 2. 31-27) 2. 28x19 ; eol note\n14x23 $1 \
+                    (2... 13x24 3. 40-35) 3. 37-32! 2-0 (4. ignored)";
+        let game = read_pdn(text).expect("a game");
+        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23", "37-32"]);
+        let tree = &game.tree;
+        assert_eq!(tree.comment.as_deref(), Some("Opening"));
+        assert_eq!(tree.moves[0].comment.as_deref(), Some("centre; \"quoted\""));
+        assert_eq!(tree.moves[2].comment.as_deref(), Some("eol note"));
+        let black = &tree.moves[1];
+        assert_eq!(black.variations.len(), 1);
+        let flank = &black.variations[0];
+        assert_eq!(flank.texts(), ["17-21", "31-27"]);
+        assert_eq!(flank.moves[0].comment.as_deref(), Some("flank"));
+        assert_eq!(flank.moves[0].variations[0].texts(), ["18-22", "28x17"]);
+        assert_eq!(tree.moves[3].variations[0].texts(), ["13x24", "40-35"]);
+        assert_eq!(tree.count(), 5 + 4 + 2);
+        assert!(read_pdn("1. 32-28 (19-23 (17-21) 18-22").is_err());
+        assert!(read_pdn("1. 32-28 ) 19-23").is_err());
+        // A variation before any move stands for nothing: left out.
+        let lone = read_pdn("(1. 33-29) 1. 32-28").expect("a game");
+        assert_eq!(lone.tree, PdnLine::of_moves(&["32-28".into()]));
+    }
+
+    #[test]
+    fn a_tree_is_written_and_read_back() {
+        let line = PdnLine {
+            comment: Some("a game {with} braces".into()),
+            moves: vec![
+                PdnMove {
+                    comment: Some("the usual".into()),
+                    ..mv("32-28")
+                },
+                PdnMove {
+                    variations: vec![
+                        PdnLine {
+                            comment: Some("sharper".into()),
+                            moves: vec![mv("17-21"), mv("31-27")],
+                        },
+                        PdnLine::of_moves(&["18-23".into()]),
+                    ],
+                    ..mv("19-23")
+                },
+                mv("28x19"),
+                mv("14x23"),
+            ],
+        };
+        let game = PdnGame {
+            event: "polydam serve".into(),
+            site: "?".into(),
+            variant: "international".into(),
+            round: 1,
+            date: "2026.12.03".into(),
+            white: "?".into(),
+            black: "?".into(),
+            result: None,
+            fen: None,
+            termination: "unterminated".into(),
+            moves: Vec::new(),
+            second_player_starts: false,
+        };
+        let tags = vec![
+            ("White".to_string(), "Sijbrands".to_string()),
+            ("Annotator".to_string(), "X".to_string()),
+        ];
+        let text = write_game_tree(&game, &tags, &line);
+        assert!(
+            text.ends_with(
+                "\n{a game {with) braces} 1. 32-28 {the usual} 1... 19-23 ({sharper} 1... 17-21\n\
+                 2. 31-27) (1... 18-23) 2. 28x19 14x23 *\n\n"
+            ),
+            "{text}"
+        );
+        let read = read_pdn(&text).expect("reads back");
+        let expected = PdnLine {
+            comment: Some("a game {with) braces".into()),
+            ..line
+        };
+        assert_eq!(read.tree, expected);
+        assert!(read.tags.contains(&("White".into(), "Sijbrands".into())));
+        assert!(read.tags.contains(&("Annotator".into(), "X".into())));
+        // Without comments or variations it is the plain writer's text.
+        let plain = PdnLine::of_moves(&["32-28".into(), "19-23".into()]);
+        assert_eq!(
+            write_game_tree(&game, &[], &plain),
+            write_game(&PdnGame {
+                moves: plain.texts(),
+                ..game
+            })
+        );
     }
 }

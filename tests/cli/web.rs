@@ -838,3 +838,67 @@ fn serve_open_hands_the_url_to_the_opener() {
     drop(lonely);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The id of the first node of `state`'s game tree whose move is `text`.
+fn node_of(state: &Value, text: &str) -> usize {
+    state["nodes"]
+        .as_array()
+        .and_then(|n| n.iter().position(|n| n["move"] == text))
+        .unwrap_or_else(|| panic!("no node {text} in {}", state["nodes"]))
+}
+
+#[test]
+fn serve_reviews_a_game_tree() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.welcome();
+    let pdn = "[White \"A\"]\n1. 32-28 {centre} 19-23 (1... 18-22 2. 37-32) 2. 28x19 14x23 *";
+    c.send(json!({"type": "load", "pdn": pdn}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28", "19-23", "28x19", "14x23"]);
+    assert_eq!(state["nodes"].as_array().map(Vec::len), Some(7));
+    // The end of the main line is shown; the variation's nodes were made before it.
+    assert_eq!(state["node"], 6);
+    assert_eq!(state["nodes"][6]["move"], "14x23");
+    assert_eq!(state["nodes"][6]["ply"], 4);
+    let text = state["pdn"].as_str().expect("PDN");
+    assert!(
+        text.contains("[White \"A\"]")
+            && text.contains("1. 32-28 {centre} 1... 19-23 (1... 18-22 2. 37-32) 2. 28x19 14x23 *"),
+        "{text}"
+    );
+    // The variation's first move, then another move there: a variation inside it.
+    c.send(json!({"type": "goto", "node": node_of(&state, "18-22")}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28", "18-22"]);
+    c.send(json!({"type": "move", "text": "34-29"}));
+    let state = c.expect("state");
+    assert_eq!(history(&state), ["32-28", "18-22", "34-29"]);
+    c.send(json!({"type": "comment", "text": "new idea"}));
+    let state = c.expect("state");
+    let text = state["pdn"].as_str().expect("PDN");
+    assert!(
+        text.contains("(1... 18-22 2. 37-32 (2. 34-29 {new idea}))"),
+        "{text}"
+    );
+    // Taking back where moves follow only steps back; the tree keeps its 8 nodes.
+    c.send(json!({"type": "goto", "node": 1}));
+    assert_eq!(history(&c.expect("state")), ["32-28"]);
+    c.send(json!({"type": "undo"}));
+    let state = c.expect("state");
+    assert!(history(&state).is_empty());
+    assert_eq!(state["nodes"].as_array().map(Vec::len), Some(8));
+    let fen = state["fen"].as_str().expect("a FEN").to_string();
+    for (request, expected) in [
+        (r#"{"type":"goto","node":8}"#, "no move 8"),
+        (r#"{"type":"goto","node":-1}"#, "bad 'goto' message"),
+        (r#"{"type":"comment"}"#, "missing field `text`"),
+        (
+            r#"{"type":"load","pdn":"1. 32-28 (1. 32-29) *"}"#,
+            "variation 1 at move 1 ('32-28'): move 1 ('32-29')",
+        ),
+    ] {
+        let message = c.expect_error(request, &fen);
+        assert!(message.contains(expected), "{request} -> {message}");
+    }
+}

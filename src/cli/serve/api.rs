@@ -59,6 +59,16 @@ pub enum Request {
     },
     /// Stop the running search.
     Stop,
+    /// Show another node of the game tree.
+    Goto {
+        /// The node's id (its index in `state`'s `nodes`).
+        node: usize,
+    },
+    /// Set the comment after the move shown.
+    Comment {
+        /// The comment (empty: none).
+        text: String,
+    },
 }
 
 /// What `load` carries.
@@ -81,8 +91,20 @@ pub enum MoveBy {
 
 /// The message types the server knows, in the order of the docs.
 pub const REQUEST_TYPES: &[&str] = &[
-    "variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop",
+    "variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop", "goto", "comment",
 ];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GotoFields {
+    node: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommentFields {
+    text: String,
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -227,6 +249,8 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
                 }
             })
         }
+        "goto" => read::<GotoFields>(&kind, rest).map(|f| Request::Goto { node: f.node }),
+        "comment" => read::<CommentFields>(&kind, rest).map(|f| Request::Comment { text: f.text }),
         other => Err(format!(
             "unknown message type '{}' (known: {})",
             excerpt(other),
@@ -356,6 +380,27 @@ pub struct StateOut {
     pub pdn: String,
     /// The result, when the game is over.
     pub result: Option<ResultOut>,
+    /// The game tree: every move played or loaded, the root (the first position) first; a
+    /// node's index is its id.
+    pub nodes: Vec<NodeOut>,
+    /// The id of the node shown (`history` is the path to it).
+    pub node: usize,
+}
+
+/// A node of the game tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct NodeOut {
+    /// The node before it (none for the root).
+    pub parent: Option<usize>,
+    /// Its move in the variant's notation (empty for the root).
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The comment after the move (the root's: before the game).
+    pub comment: Option<String>,
+    /// The moves after it: the main continuation first, then the variations.
+    pub children: Vec<usize>,
+    /// Plies from the first position.
+    pub ply: usize,
 }
 
 #[derive(Serialize)]

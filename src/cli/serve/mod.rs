@@ -12,6 +12,7 @@ pub mod api;
 pub mod rulebook;
 pub mod rules_page;
 pub mod play;
+pub mod review;
 pub mod session;
 pub mod socket;
 
@@ -59,6 +60,8 @@ const BOARD_CSS: &str = include_str!("web/board.css");
 const ANALYSIS_JS: &str = include_str!("web/analysis.js");
 const PLAY_JS: &str = include_str!("web/play.js");
 const ANALYSIS_CSS: &str = include_str!("web/analysis.css");
+const REVIEW_JS: &str = include_str!("web/review.js");
+const REVIEW_CSS: &str = include_str!("web/review.css");
 
 /// Options of `polydam serve`.
 #[derive(Clone, Debug, clap::Args)]
@@ -314,6 +317,14 @@ fn router(max_connections: usize, allowed: AllowedHosts) -> Router {
         .route(
             "/board.js",
             get(|| async { asset("text/javascript; charset=utf-8", BOARD_JS) }),
+        )
+        .route(
+            "/review.js",
+            get(|| async { asset("text/javascript; charset=utf-8", REVIEW_JS) }),
+        )
+        .route(
+            "/review.css",
+            get(|| async { asset("text/css; charset=utf-8", REVIEW_CSS) }),
         )
         .route(
             "/board.css",

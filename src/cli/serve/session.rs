@@ -19,10 +19,11 @@ use polydam_engine::text::excerpt;
 use polydam_engine::variants::{dispatch, lookup, GameVisitor, VariantEntry};
 use polydam_engine::view::BoardView;
 
-use super::api::{self, CellOut, LegalMove, PieceOut, ResultOut, StateOut, VariantOut};
+use super::api::{self, CellOut, LegalMove, NodeOut, PieceOut, ResultOut, StateOut, VariantOut};
 use super::play::EngineSetup;
+use super::review::Tree;
 use crate::cli::tables::TablesArgs;
-use crate::pdn::{self, PdnGame, PdnResult};
+use crate::pdn::{self, PdnGame, PdnLine, PdnResult};
 
 /// Transposition table of each connection's engine, in MiB (eight connections: 256 MiB).
 pub const HASH_MIB: usize = 32;
@@ -109,8 +110,13 @@ pub trait Table: Send {
     fn undo(&mut self, plies: usize) -> Result<usize, String>;
     /// Starts again from the position given (a FEN), or from the variant's start.
     fn load_fen(&mut self, fen: Option<&str>) -> Result<(), String>;
-    /// Loads a PDN game (its `FEN` tag and moves).
+    /// Loads a PDN game (its `FEN` tag, moves, comments and variations), showing the end of
+    /// its main line.
     fn load_pdn(&mut self, text: &str) -> Result<(), String>;
+    /// Shows node `node` of the game tree (see `state`'s `nodes`).
+    fn goto(&mut self, node: usize) -> Result<(), String>;
+    /// Sets the comment after the move shown (before the game at the first position).
+    fn comment(&mut self, text: &str) -> Result<(), String>;
     /// An error when the game is over (there is nothing to search).
     fn check_playing(&self) -> Result<(), String>;
     /// Starts a search of the current position on the blocking worker threads; its progress
@@ -179,7 +185,8 @@ impl GameVisitor for NewTable {
             generation: 0,
             searcher: Arc::new(Mutex::new(searcher)),
             loaded_tags: Vec::new(),
-            loaded_plies: 0,
+            loaded_main: Vec::new(),
+            tree: Tree::new(),
         }))
     }
 }
@@ -195,9 +202,12 @@ pub struct GameTable<G: Game> {
     // The tags of the PDN game loaded last (White, Black, Event, ...), written back into the
     // game's PDN until another game or position is set up.
     loaded_tags: Vec<(String, String)>,
-    // That game's number of moves: its Result and Termination tags stand while the game is
+    // That game's main line: its Result and Termination tags stand while the main line is
     // still the one loaded, neither played on nor taken back.
-    loaded_plies: usize,
+    loaded_main: Vec<String>,
+    // Every move played or loaded, with comments and variations; `record` is the path from
+    // its root to the node shown.
+    tree: Tree,
 }
 
 impl<G: Game> GameTable<G> {
@@ -230,6 +240,22 @@ impl<G: Game> GameTable<G> {
         result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
     }
 
+    /// The record of the main line of the tree (the game the PDN's result is about).
+    fn main_record(&self) -> GameRecord<G> {
+        let end = self.tree.main_end();
+        if end == self.tree.current() {
+            return self.record.clone();
+        }
+        let mut record = GameRecord::new(self.record.positions()[0]);
+        for text in self.tree.path(end) {
+            // The tree holds only moves that were legal where they stand.
+            if record.push_text(&text).is_err() {
+                break;
+            }
+        }
+        record
+    }
+
     fn pdn_text(&self) -> String {
         let first = &self.record.positions()[0];
         let start_fen = G::fen(first);
@@ -237,7 +263,8 @@ impl<G: Game> GameTable<G> {
         // Move 1 begins with the side that moves first in the variant (Black in English
         // checkers): only a game begun by the other side starts with `1...`.
         let second_player_starts = G::side_to_move(first) != G::side_to_move(&G::start());
-        let unchanged = self.record.moves().len() == self.loaded_plies;
+        let line = self.tree.to_line();
+        let unchanged = line.texts() == self.loaded_main;
         let tags: Vec<(String, String)> = self
             .loaded_tags
             .iter()
@@ -248,15 +275,78 @@ impl<G: Game> GameTable<G> {
             })
             .cloned()
             .collect();
-        pdn_text_of(
-            G::NAME,
-            self.result(),
-            fen,
-            self.history(),
-            second_player_starts,
-            &tags,
-        )
+        let main = self.main_record();
+        let result = main.outcome().and_then(|(outcome, reason)| {
+            let pos = main.current();
+            result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
+        });
+        pdn_text_of(G::NAME, result, fen, &line, second_player_starts, &tags)
     }
+
+    /// Plays `mv` on the record and in the tree.
+    fn push(&mut self, mv: G::Move) {
+        let text = G::move_text(self.record.current(), &mv, MoveStyle::Pdn);
+        self.record.push(mv);
+        self.tree.play(&text);
+    }
+
+    /// Replays the moves from the first position to the tree's node shown.
+    fn replay_to_current(&mut self) -> Result<(), String> {
+        let mut record = GameRecord::new(self.record.positions()[0]);
+        for (i, text) in self.tree.path(self.tree.current()).iter().enumerate() {
+            record.push_text(text).map_err(|e| move_error(i, text, e))?;
+        }
+        self.record = record;
+        Ok(())
+    }
+}
+
+/// Adds the moves of `line` (and its variations) to `tree` after node `at`, checking each
+/// from the position `record` ends with; `place` says where the line stands, for errors.
+/// Answers the line's first and last nodes (`at` for an empty line).
+fn grow<G: Game>(
+    tree: &mut Tree,
+    at: usize,
+    record: &GameRecord<G>,
+    line: &PdnLine,
+    place: &str,
+) -> Result<(usize, usize), String> {
+    let mut record = record.clone();
+    let mut at = at;
+    let mut first = None;
+    for (i, mv) in line.moves.iter().enumerate() {
+        if record.outcome().is_some() {
+            return Err(format!("{place}{}", over_at(i, &mv.text)));
+        }
+        // The position before the move, from which its variations start.
+        let before = *record.current();
+        let variation_start = (!mv.variations.is_empty()).then(|| record.clone());
+        let played = record
+            .push_text(&mv.text)
+            .map_err(|e| format!("{place}{}", move_error(i, &mv.text, e)))?;
+        let parent = at;
+        at = tree.child(parent, &G::move_text(&before, &played, MoveStyle::Pdn));
+        first.get_or_insert(at);
+        if let Some(c) = &mv.comment {
+            tree.set_comment(at, c);
+        }
+        let Some(start) = variation_start else {
+            continue;
+        };
+        for (k, variation) in mv.variations.iter().enumerate() {
+            let inner = format!(
+                "{place}variation {} at move {} ('{}'): ",
+                k + 1,
+                i + 1,
+                excerpt(&mv.text)
+            );
+            let (begin, _) = grow(tree, parent, &start, variation, &inner)?;
+            if variation.comment.is_some() && begin != parent {
+                tree.set_before(begin, variation.comment.clone());
+            }
+        }
+    }
+    Ok((first.unwrap_or(at), at))
 }
 
 /// The result and its reason `why` for the page and the PDN, of a game that ended with
@@ -287,12 +377,12 @@ fn result_of(outcome: Outcome, why: String, side: Side) -> Option<(ResultOut, Pd
 }
 
 /// The PDN of a game of `variant` with this `result`, start `fen` (when not the variant's),
-/// `moves` and first player.
+/// movetext `line` and first player.
 fn pdn_text_of(
     variant: &str,
     result: Option<(ResultOut, PdnResult)>,
     fen: Option<String>,
-    moves: Vec<String>,
+    line: &PdnLine,
     second_player_starts: bool,
     tags: &[(String, String)],
 ) -> String {
@@ -311,21 +401,21 @@ fn pdn_text_of(
         result,
         fen,
         termination,
-        moves,
+        moves: line.texts(),
         second_player_starts,
     };
-    pdn::write_game_keeping(&game, tags)
+    pdn::write_game_tree(&game, tags, line)
 }
 
-/// The moves of a PDN game read, at most [`MAX_PDN_MOVES`] of them.
-fn pdn_moves(game: pdn::PdnRead) -> Result<Vec<String>, String> {
-    if game.moves.len() > MAX_PDN_MOVES {
+/// The moves of a PDN game read, with its variations: at most [`MAX_PDN_MOVES`] of them.
+fn pdn_tree(game: &pdn::PdnRead) -> Result<&PdnLine, String> {
+    let n = game.tree.count();
+    if n > MAX_PDN_MOVES {
         return Err(format!(
-            "the game has {} moves; at most {MAX_PDN_MOVES} are read",
-            game.moves.len()
+            "the game has {n} moves (variations included); at most {MAX_PDN_MOVES} are read"
         ));
     }
-    Ok(game.moves)
+    Ok(&game.tree)
 }
 
 /// Move `i` (from 0) of a PDN game, `mv`, comes after the game's end.
@@ -409,6 +499,19 @@ impl<G: Game> Table for GameTable<G> {
             start_fen: G::fen(&self.record.positions()[0]),
             pdn: self.pdn_text(),
             result: self.result().map(|(r, _)| r),
+            nodes: self
+                .tree
+                .nodes()
+                .iter()
+                .map(|n| NodeOut {
+                    parent: n.parent,
+                    text: n.text.clone(),
+                    comment: n.comment.clone(),
+                    children: n.children.clone(),
+                    ply: n.ply,
+                })
+                .collect(),
+            node: self.tree.current(),
         }
     }
 
@@ -421,7 +524,8 @@ impl<G: Game> Table for GameTable<G> {
 
     fn play_text(&mut self, text: &str) -> Result<(), String> {
         self.check_playing()?;
-        self.record.push_text(text).map_err(|e| e.to_string())?;
+        let mv = G::parse_move(self.record.current(), text).map_err(|e| e.to_string())?;
+        self.push(mv);
         self.changed();
         Ok(())
     }
@@ -436,7 +540,7 @@ impl<G: Game> Table for GameTable<G> {
             .collect();
         match found.as_slice() {
             [mv] => {
-                self.record.push(*mv);
+                self.push(*mv);
                 self.changed();
                 Ok(())
             }
@@ -460,6 +564,7 @@ impl<G: Game> Table for GameTable<G> {
         let n = plies.min(available);
         for _ in 0..n {
             self.record.pop();
+            self.tree.back();
         }
         self.changed();
         Ok(n)
@@ -472,7 +577,8 @@ impl<G: Game> Table for GameTable<G> {
         };
         self.record = GameRecord::new(start);
         self.loaded_tags.clear();
-        self.loaded_plies = 0;
+        self.loaded_main.clear();
+        self.tree = Tree::new();
         self.changed();
         Ok(())
     }
@@ -483,19 +589,44 @@ impl<G: Game> Table for GameTable<G> {
             Some(f) => G::parse_position(f).map_err(|e| format!("bad FEN tag: {e}"))?,
             None => G::start(),
         };
-        let tags = game.tags.clone();
-        let moves = pdn_moves(game)?;
+        let line = pdn_tree(&game)?;
+        let mut tree = Tree::new();
         let mut record = GameRecord::<G>::new(start);
-        for (i, mv) in moves.iter().enumerate() {
-            if record.outcome().is_some() {
-                return Err(over_at(i, mv));
-            }
-            record.push_text(mv).map_err(|e| move_error(i, mv, e))?;
+        let (_, end) = grow(&mut tree, 0, &record, line, "")?;
+        if let Some(c) = &line.comment {
+            tree.set_comment(0, c);
         }
-        self.loaded_plies = record.moves().len();
+        tree.goto(end)?;
+        for (i, text) in tree.path(end).iter().enumerate() {
+            record.push_text(text).map_err(|e| move_error(i, text, e))?;
+        }
         self.record = record;
-        self.loaded_tags = tags;
+        self.loaded_main = tree.to_line().texts();
+        self.tree = tree;
+        self.loaded_tags = game.tags;
         self.changed();
+        Ok(())
+    }
+
+    fn goto(&mut self, node: usize) -> Result<(), String> {
+        let previous = self.tree.current();
+        self.tree.goto(node)?;
+        if let Err(e) = self.replay_to_current() {
+            let _ = self.tree.goto(previous);
+            return Err(e);
+        }
+        self.changed();
+        Ok(())
+    }
+
+    fn comment(&mut self, text: &str) -> Result<(), String> {
+        const MAX_COMMENT: usize = 2000;
+        if text.chars().count() > MAX_COMMENT {
+            return Err(format!(
+                "a comment may hold at most {MAX_COMMENT} characters"
+            ));
+        }
+        self.tree.set_comment(self.tree.current(), text);
         Ok(())
     }
 

@@ -140,6 +140,15 @@ impl Connection {
                 self.stop_search();
                 Ok(vec![self.state_json()])
             }
+            Request::Goto { node } => {
+                self.table.goto(node)?;
+                self.stop_search();
+                Ok(vec![self.state_json()])
+            }
+            Request::Comment { text } => {
+                self.table.comment(&text)?;
+                Ok(vec![self.state_json()])
+            }
             Request::Go {
                 movetime,
                 depth,

@@ -94,6 +94,7 @@ const HANDLERS = {
     waiting = false;
     loadingGame = false;
     showMessage(msg.message);
+    if (window.review) window.review.onError(msg);
   },
 };
 
@@ -124,6 +125,7 @@ function onState(msg) {
   $('pass').hidden = !msg.moves.some((m) => m.path.length === 0) || players(msg.side) !== 'human';
   renderBoard();
   renderHistory();
+  if (window.review) window.review.onState(msg); // review.js: the game tree in the move list
   renderLines();
   runHooks('state', msg);
   updateStatus();
@@ -137,7 +139,8 @@ function players(side) {
 // What happens after a new state: the engine plays its side, or the analysis goes on.
 function next() {
   if (!state || gameResult()) return;
-  if (players(state.side) === 'engine') {
+  // While an earlier position of the game is shown (review.js), the engine does not play on.
+  if (players(state.side) === 'engine' && !(window.review && window.review.reviewing())) {
     send({ type: 'go', ...limit(), ...searchOptions('go') });
   } else if (analysing) {
     send({ type: 'analyse', ...searchOptions('analyse') });
@@ -434,6 +437,7 @@ function renderBoard() {
   drawCoordinates(svg, geo);
   runHooks('board', svg, geo);
   drawResult(svg, geo);
+  if (window.review) window.review.decorateBoard(svg, geo); // review.js: labels, edge numbers
 }
 
 function drawCoordinates(svg, geo) {
