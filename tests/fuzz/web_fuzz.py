@@ -43,8 +43,10 @@ GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 REPLY_WAIT = 10.0  # seconds a sane request may take
 
 # Message types of the API and the field names requests use.
-TYPES = ["variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop"]
-FIELDS = ["variant", "fen", "pdn", "text", "path", "plies", "movetime", "depth", "type"]
+TYPES = ["variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop", "goto",
+         "comment"]
+FIELDS = ["variant", "fen", "pdn", "text", "path", "plies", "movetime", "depth", "type", "node",
+          "multipv", "threads", "hash", "level", "time", "inc"]
 SOME_FENS = [
     "W:W31-50:B1-20",
     "B:W28:B23,13",
@@ -290,6 +292,15 @@ def request(rng, variants):
             msg["depth"] = rng.randint(1, 4) if sane else junk_value(rng)
         if rng.random() < 0.5 or kind == "go":
             msg["movetime"] = rng.choice([0.01, 0.05, 0.1]) if sane else junk_value(rng)
+        # The page's search options: lines, threads, hash, level, clock.
+        for field, values in (("multipv", [1, 2, 3, 10]), ("threads", [1, 2]), ("hash", [1, 8, 32]),
+                              ("level", [0, 1, 3, 6]), ("time", [0.5, 5.0]), ("inc", [0, 0.1])):
+            if rng.random() < 0.15:
+                msg[field] = rng.choice(values) if sane else junk_value(rng)
+    elif kind == "goto":
+        msg["node"] = rng.randint(0, 40) if sane else junk_value(rng)
+    elif kind == "comment":
+        msg["text"] = rng.choice(["good move", "", "{brace}", "x" * 300]) if sane else junk_value(rng)
     if rng.random() < 0.1:
         msg[rng.choice(FIELDS + ["extra"])] = junk_value(rng)
     if rng.random() < 0.05:
