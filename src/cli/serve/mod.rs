@@ -9,10 +9,10 @@
 //! reply while the connection goes on.
 
 pub mod api;
-pub mod rulebook;
-pub mod rules_page;
 pub mod play;
 pub mod review;
+pub mod rulebook;
+pub mod rules_page;
 pub mod session;
 pub mod socket;
 
