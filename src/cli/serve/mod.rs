@@ -58,6 +58,7 @@ const INDEX_HTML: &str = include_str!("web/index.html");
 const BOARD_JS: &str = include_str!("web/board.js");
 const BOARD_CSS: &str = include_str!("web/board.css");
 const ANALYSIS_JS: &str = include_str!("web/analysis.js");
+const GRAPH_JS: &str = include_str!("web/graph.js");
 const PLAY_JS: &str = include_str!("web/play.js");
 const ANALYSIS_CSS: &str = include_str!("web/analysis.css");
 const REVIEW_JS: &str = include_str!("web/review.js");
@@ -333,6 +334,10 @@ fn router(max_connections: usize, allowed: AllowedHosts) -> Router {
         .route(
             "/analysis.js",
             get(|| async { asset("text/javascript; charset=utf-8", ANALYSIS_JS) }),
+        )
+        .route(
+            "/graph.js",
+            get(|| async { asset("text/javascript; charset=utf-8", GRAPH_JS) }),
         )
         .route(
             "/play.js",
