@@ -19,69 +19,16 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-TIMEOUT = 30
+from web_board import Failure, body, start_browser, start_server, wait
+
 SECTIONS = ["board", "men", "kings", "captures", "promotion", "end", "choices", "sources"]
 RULES = [("international", "International draughts"), ("english", "English draughts"),
          ("dameo", "Dameo")]
-
-
-class Failure(Exception):
-    pass
-
-
-def start_server(polydam):
-    proc = subprocess.Popen([polydam, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
-    line = proc.stdout.readline().strip()
-    if not line.startswith("http://"):
-        proc.kill()
-        raise Failure(f"polydam serve printed {line!r}, not its URL")
-    return proc, line
-
-
-def start_browser(profile):
-    # The flags of tests/browser/web_board.py.
-    options = webdriver.ChromeOptions()
-    for flag in [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        "--window-size=1280,960",
-        "--force-device-scale-factor=1",
-    ]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    if binary:
-        options.binary_location = binary
-    driver_path = shutil.which("chromedriver")
-    if not driver_path:
-        raise Failure("chromedriver not found (apt-get install chromium-driver)")
-    return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
-
-
-def wait(driver, what, condition):
-    try:
-        return WebDriverWait(driver, TIMEOUT).until(lambda d: condition(d))
-    except TimeoutException:
-        raise Failure(f"timed out waiting for {what}")
-
-
-def body(driver, key):
-    return driver.execute_script(f"return document.body.dataset.{key} || ''")
 
 
 def engine_variants(polydam):
