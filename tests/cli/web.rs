@@ -15,15 +15,16 @@ use tungstenite::{Message, WebSocket};
 /// How long any reply may take.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A `polydam serve --port 0` process, killed when dropped.
-struct Server {
+/// A `polydam serve --port 0` process, killed when dropped (also used by `web_rules`).
+pub(crate) struct Server {
     child: Child,
     /// `127.0.0.1:PORT`.
-    addr: String,
+    pub(crate) addr: String,
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
+    /// The server with these extra arguments.
+    pub(crate) fn start(extra: &[&str]) -> Server {
         Server::start_with_env(extra, &[])
     }
 

@@ -1,77 +1,35 @@
 //! `polydam serve`'s variant picker data and rules pages (docs/web.md, "Rules pages"): the
 //! real binary on a free port, asked over plain HTTP.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::web::Server;
+
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A `polydam serve --port 0` process, killed when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Server {
-    fn start() -> Server {
-        let mut child = crate::common::polydam()
-            .args(["serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("polydam serve starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let Ok(line) = rx.recv_timeout(TIMEOUT) else {
-            let _ = child.kill();
-            panic!("polydam serve printed no URL");
-        };
-        let addr = line
-            .trim()
-            .strip_prefix("http://")
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("first line is not the URL: {line:?}"))
-            .to_string();
-        Server { child, addr }
-    }
-
-    /// A raw HTTP/1.1 GET: the status code, the head and the body.
-    fn get(&self, path: &str) -> (u16, String, String) {
-        let mut stream = TcpStream::connect(&self.addr).expect("TCP connect");
-        stream.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        )
-        .expect("request sent");
-        let mut reply = String::new();
-        stream.read_to_string(&mut reply).expect("reply read");
-        let status = reply
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
-        (status, head.to_ascii_lowercase(), body.to_string())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A raw HTTP/1.1 GET: the status code, the head and the body.
+fn get(server: &Server, path: &str) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(&server.addr).expect("TCP connect");
+    stream.set_read_timeout(Some(TIMEOUT)).expect("timeout set");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.addr
+    )
+    .expect("request sent");
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).expect("reply read");
+    let status = reply
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+    (status, head.to_ascii_lowercase(), body.to_string())
 }
 
 /// The variant names `polydam variants` prints, first word of each line.
@@ -90,14 +48,14 @@ fn listed_variants() -> Vec<String> {
 
 #[test]
 fn rules_pages_answer_known_variants_and_refuse_unknown_ones() {
-    let server = Server::start();
+    let server = Server::start(&[]);
     for (path, title) in [
         ("/rules/international", "<h1>International draughts</h1>"),
         ("/rules/english", "<h1>English draughts</h1>"),
         ("/rules/checkers", "<h1>English draughts</h1>"),
         ("/rules/DAMEO", "<h1>Dameo</h1>"),
     ] {
-        let (status, head, body) = server.get(path);
+        let (status, head, body) = get(&server, path);
         assert_eq!(status, 200, "{path}: {body}");
         assert!(head.contains("content-type: text/html"), "{path}: {head}");
         assert!(body.contains(title), "{path}: no {title}");
@@ -117,21 +75,21 @@ fn rules_pages_answer_known_variants_and_refuse_unknown_ones() {
             );
         }
     }
-    let (status, _, body) = server.get("/rules/no-such-game");
+    let (status, _, body) = get(&server, "/rules/no-such-game");
     assert_eq!(status, 404, "{body}");
     assert!(
         body.contains("unknown variant &#39;no-such-game&#39; (known: international,"),
         "{body}"
     );
     // Markup in the name comes back escaped.
-    let (status, _, body) = server.get("/rules/%3Cb%3Ex");
+    let (status, _, body) = get(&server, "/rules/%3Cb%3Ex");
     assert_eq!(status, 404);
     assert!(
         body.contains("&lt;b&gt;x") && !body.contains("<b>x"),
         "{body}"
     );
     // The index links every variant.
-    let (status, _, body) = server.get("/rules");
+    let (status, _, body) = get(&server, "/rules");
     assert_eq!(status, 200);
     for name in listed_variants() {
         assert!(
@@ -143,8 +101,8 @@ fn rules_pages_answer_known_variants_and_refuse_unknown_ones() {
 
 #[test]
 fn the_picker_lists_every_variant_with_a_proper_name_and_a_group() {
-    let server = Server::start();
-    let (status, head, body) = server.get("/variants.json");
+    let server = Server::start(&[]);
+    let (status, head, body) = get(&server, "/variants.json");
     assert_eq!(status, 200);
     assert!(head.contains("content-type: application/json"), "{head}");
     let data: Value = serde_json::from_str(&body).expect("JSON");
@@ -175,11 +133,11 @@ fn the_picker_lists_every_variant_with_a_proper_name_and_a_group() {
         ("/picker.css", "text/css"),
         ("/rules.css", "text/css"),
     ] {
-        let (status, head, body) = server.get(asset);
+        let (status, head, body) = get(&server, asset);
         assert_eq!(status, 200, "{asset}");
         assert!(head.contains(kind), "{asset}: {head}");
         assert!(!body.is_empty());
     }
-    let (_, _, page) = server.get("/");
+    let (_, _, page) = get(&server, "/");
     assert!(page.contains("<script src=\"picker.js\"></script>"));
 }
