@@ -26,7 +26,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from web_board import (  # noqa: E402  (the shared helpers of the first browser test)
-    Failure, body, both_human, click_cell, load_fen, start_browser, start_server, wait,
+    Failure, body, both_human, click_cell, load_fen, report_failure, start_browser, start_server, wait,
 )
 
 
@@ -195,7 +195,7 @@ def main():
         if severe:
             raise Failure(f"browser console errors: {severe}")
     except (Failure, WebDriverException) as e:
-        print(f"analysis test FAILED: {e}", file=sys.stderr)
+        report_failure("analysis", e)
         return 1
     finally:
         if driver:

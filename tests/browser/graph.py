@@ -20,7 +20,7 @@ import time
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
-from web_board import Failure, body, start_browser, start_server, wait
+from web_board import Failure, body, report_failure, start_browser, start_server, wait
 
 GAME = os.path.join(os.path.dirname(__file__), "..", "data", "review-international.pdn")
 PLIES = 120
@@ -84,7 +84,7 @@ def main():
         if severe:
             raise Failure(f"browser console errors: {severe}")
     except (Failure, WebDriverException, OSError, ValueError) as e:
-        print(f"graph test FAILED: {e}", file=sys.stderr)
+        report_failure("graph", e)
         return 1
     finally:
         if driver:

@@ -24,7 +24,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from web_board import Failure, body, start_browser, start_server, wait
+from web_board import Failure, body, report_failure, start_browser, start_server, wait
 
 SECTIONS = ["board", "men", "kings", "captures", "promotion", "end", "choices", "sources"]
 RULES = [("international", "International draughts"), ("english", "English draughts"),
@@ -188,7 +188,7 @@ def main():
         if severe:
             raise Failure(f"browser console errors: {severe}")
     except (Failure, WebDriverException, subprocess.CalledProcessError) as e:
-        print(f"picker test FAILED: {e}", file=sys.stderr)
+        report_failure("picker", e)
         return 1
     finally:
         if driver:

@@ -30,7 +30,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from web_board import Failure, body, start_browser, start_server, wait
+from web_board import Failure, body, report_failure, start_browser, start_server, wait
 
 GAME = os.path.join(os.path.dirname(__file__), "..", "data", "review-international.pdn")
 
@@ -239,8 +239,10 @@ def check_review(driver, url, out, downloads):
     history = driver.execute_script("return state.history")
     if history[:ply] != moves[:ply] or history[ply] != typed:
         raise Failure(f"typed {typed}, the game reads {history[ply - 2:]}")
-    variations = driver.find_elements(By.CSS_SELECTOR, "#history .variation")
-    if not any(typed in v.text for v in variations):
+    # Read in one script call: the list is redrawn with every state message.
+    variations = driver.execute_script(
+        "return [...document.querySelectorAll('#history .variation')].map((v) => v.textContent)")
+    if not any(typed in v for v in variations):
         raise Failure(f"the typed move {typed} is not shown as a variation")
     pdn = driver.execute_script("return state.pdn")
     if f"({ply // 2 + 1}. {typed} " not in pdn or "60. 42x31" not in pdn:
@@ -286,7 +288,7 @@ def main():
         if severe:
             raise Failure(f"browser console errors: {severe}")
     except (Failure, WebDriverException, OSError, websocket.WebSocketException) as e:
-        print(f"review test FAILED: {e}", file=sys.stderr)
+        report_failure("review", e)
         return 1
     finally:
         if driver:

@@ -18,9 +18,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (
+    NoAlertPresentException, StaleElementReferenceException, TimeoutException, WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -75,6 +78,19 @@ def start_browser(profile):
     return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
 
 
+def report_failure(test, error):
+    """Prints why `test` failed; for a WebDriver error, also the test's lines it came through."""
+    if isinstance(error, Failure):
+        print(f"{test} test FAILED: {error}", file=sys.stderr)
+    else:
+        # The driver's own stack trace names no line of ours: the first line says what went wrong.
+        print(f"{test} test FAILED: {(str(error).strip().splitlines() or [repr(error)])[0]}", file=sys.stderr)
+        here = os.path.dirname(os.path.abspath(__file__))
+        for frame in traceback.extract_tb(error.__traceback__):
+            if os.path.abspath(frame.filename).startswith(here):
+                print(f"  at {os.path.basename(frame.filename)}:{frame.lineno}: {frame.line}", file=sys.stderr)
+
+
 def wait(driver, what, condition):
     try:
         return WebDriverWait(driver, TIMEOUT).until(lambda d: condition(d))
@@ -89,13 +105,22 @@ def body(driver, key):
 
 
 def click_cell(driver, label):
-    cells = driver.find_elements(By.CSS_SELECTOR, f'#board .cells [data-label="{label}"]')
-    if not cells:
-        raise Failure(f"no cell {label!r} on the board")
-    # Click where a player would: the middle of the cell, whatever is drawn on top of it (a
-    # piece, a destination mark), as the page handles clicks on either.
-    shape = cells[0].find_element(By.CSS_SELECTOR, "rect, polygon")
-    ActionChains(driver).move_to_element(shape).click().perform()
+    # The page redraws the whole board with every state message: a cell found just before one
+    # arrives is gone when clicked, so look it up again (a person's click has no such gap).
+    for attempt in range(5):
+        cells = driver.find_elements(By.CSS_SELECTOR, f'#board .cells [data-label="{label}"]')
+        if not cells:
+            raise Failure(f"no cell {label!r} on the board")
+        try:
+            # Click where a player would: the middle of the cell, whatever is drawn on top of it
+            # (a piece, a destination mark), as the page handles clicks on either.
+            shape = cells[0].find_element(By.CSS_SELECTOR, "rect, polygon")
+            ActionChains(driver).move_to_element(shape).click().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.05)
 
 
 def choose_variant(driver, variant, accept=True):
@@ -264,7 +289,9 @@ def check_issue_48(driver):
     wait(driver, "11-15", lambda d: body(d, "ply") == "1")
     send(driver, {"type": "move", "text": "23-18"})
     wait(driver, "23-18", lambda d: body(d, "ply") == "2")
-    first = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#history li:first-child .move")]
+    # Read in one script call: the list is redrawn with every state message.
+    first = driver.execute_script(
+        "return [...document.querySelectorAll('#history li:first-child .move')].map((m) => m.textContent.trim())")
     if first != ["11-15", "23-18"]:
         raise Failure(f"1: English move 1 reads {first}, not 11-15 23-18")
 
@@ -303,13 +330,15 @@ def check_issue_48(driver):
          lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lines tbody tr")) >= 1)
 
     # 2: each move of a line is one unbreakable piece of text.
-    spans = driver.find_elements(By.CSS_SELECTOR, "#lines td.pv .pv-move")
+    # Read in one script call: the lines are redrawn with every iteration of the search.
+    spans = driver.execute_script(
+        "return [...document.querySelectorAll('#lines td.pv .pv-move')]"
+        ".map((s) => [s.textContent, getComputedStyle(s).whiteSpace])")
     if not spans:
         raise Failure("2: analysis lines have no move spans")
-    for span in spans:
-        space = driver.execute_script("return getComputedStyle(arguments[0]).whiteSpace", span)
-        if space != "nowrap" or " " in span.text:
-            raise Failure(f"2: move {span.text!r} may break (white-space {space})")
+    for text, space in spans:
+        if space != "nowrap" or " " in text:
+            raise Failure(f"2: move {text!r} may break (white-space {space})")
     driver.find_element(By.ID, "analyse").click()
     wait(driver, "the analysis to stop", lambda d: body(d, "searching") == "")
 
@@ -365,7 +394,7 @@ def main():
         if severe:
             raise Failure(f"browser console errors: {severe}")
     except (Failure, WebDriverException) as e:
-        print(f"web board test FAILED: {e}", file=sys.stderr)
+        report_failure("web board", e)
         return 1
     finally:
         if driver:
