@@ -101,7 +101,7 @@ def check_clock_flags(driver):
     set_value(driver, "clock-inc", 0)
     new_game(driver)
     accept_alert(driver)
-    wait(driver, "White's clock to run out", lambda d: body(d, "result") == "Black wins")
+    wait(driver, "White's clock to run out", lambda d: body(d, "result") == "black wins")
     status = driver.find_element(By.ID, "status").text
     if "time ran out" not in status:
         raise Failure(f"the status should say the time ran out: {status!r}")
@@ -111,6 +111,12 @@ def check_clock_flags(driver):
     # A move is refused once the game is decided.
     if driver.execute_script("return humanToMove()"):
         raise Failure("a person may still move after the flag fell")
+    # The server keeps the result for the game's PDN.
+    wait(driver, "the flag fall in the PDN",
+         lambda d: '[Result "0-2"]' in (d.execute_script("return state.pdn") or ""))
+    pdn = driver.execute_script("return state.pdn")
+    if "[Termination \"White's time ran out\"]" not in pdn:
+        raise Failure(f"the PDN does not say why the game ended:\n{pdn}")
 
 
 def check_engine_clock(driver):
@@ -167,7 +173,9 @@ def check_flip_draw_resign(driver):
         raise Failure(f"a draw offered at move 1 should be declined: {answer!r}")
     driver.find_element(By.ID, "resign").click()
     accept_alert(driver)
-    wait(driver, "the resignation", lambda d: body(d, "result") == "Black wins")
+    wait(driver, "the resignation", lambda d: body(d, "result") == "black wins")
+    wait(driver, "the resignation in the PDN",
+         lambda d: '[Termination "White resigned"]' in (d.execute_script("return state.pdn") or ""))
 
 
 def main():

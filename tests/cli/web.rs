@@ -903,3 +903,85 @@ fn serve_reviews_a_game_tree() {
         assert!(message.contains(expected), "{request} -> {message}");
     }
 }
+
+#[test]
+fn serve_keeps_a_result_decided_on_the_page() {
+    let server = Server::start(&[]);
+    let mut c = server.connect();
+    c.welcome();
+    for text in ["32-28", "19-23"] {
+        c.send(json!({"type": "move", "text": text}));
+        c.expect("state");
+    }
+    c.send(json!({"type": "result", "winner": "white", "reason": "black resigned"}));
+    let state = c.expect("state");
+    assert_eq!(state["result"]["winner"], "white");
+    assert_eq!(state["result"]["reason"], "black resigned");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(0));
+    let text = state["pdn"].as_str().expect("PDN");
+    assert!(
+        text.contains("[Result \"2-0\"]")
+            && text.contains("[Termination \"black resigned\"]")
+            && text.contains("1. 32-28 19-23 2-0"),
+        "{text}"
+    );
+    let fen = state["fen"].as_str().expect("a FEN").to_string();
+    // The game is over: no move, no second result.
+    for (request, expected) in [
+        (r#"{"type":"move","text":"28x19"}"#, "the game is over"),
+        (
+            r#"{"type":"result","reason":"draw agreed"}"#,
+            "already over",
+        ),
+        (
+            r#"{"type":"result","winner":"red","reason":"x"}"#,
+            "winner 'red'",
+        ),
+        (
+            r#"{"type":"result","winner":"white"}"#,
+            "missing field `reason`",
+        ),
+        (r#"{"type":"result","reason":"  "}"#, "needs its reason"),
+    ] {
+        let message = c.expect_error(request, &fen);
+        assert!(message.contains(expected), "{request} -> {message}");
+    }
+    // A take-back ends the decision; the game goes on and a draw is then agreed.
+    c.send(json!({"type": "undo"}));
+    let state = c.expect("state");
+    assert!(state["result"].is_null(), "{state}");
+    assert!(state["pdn"]
+        .as_str()
+        .expect("PDN")
+        .contains("[Result \"*\"]"));
+    c.send(json!({"type": "move", "text": "19-24"}));
+    c.expect("state");
+    c.send(json!({"type": "result", "reason": "draw agreed"}));
+    let state = c.expect("state");
+    assert_eq!(state["result"]["text"], "draw");
+    let text = state["pdn"].as_str().expect("PDN");
+    assert!(
+        text.contains("[Result \"1-1\"]") && text.contains("[Termination \"draw agreed\"]"),
+        "{text}"
+    );
+    // Reviewing the game keeps its result in the PDN; a move played on ends it.
+    c.send(json!({"type": "goto", "node": 1}));
+    let state = c.expect("state");
+    assert!(state["result"].is_null());
+    assert!(state["pdn"]
+        .as_str()
+        .expect("PDN")
+        .contains("[Result \"1-1\"]"));
+    c.send(json!({"type": "goto", "node": node_of(&state, "19-24")}));
+    let state = c.expect("state");
+    assert_eq!(state["result"]["reason"], "draw agreed");
+    c.send(json!({"type": "result", "reason": "x".repeat(201)}));
+    let message = c.expect("error");
+    assert!(
+        message["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("at most 200 characters"),
+        "{message}"
+    );
+}

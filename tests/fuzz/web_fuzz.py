@@ -44,9 +44,9 @@ REPLY_WAIT = 10.0  # seconds a sane request may take
 
 # Message types of the API and the field names requests use.
 TYPES = ["variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop", "goto",
-         "comment"]
+         "comment", "result"]
 FIELDS = ["variant", "fen", "pdn", "text", "path", "plies", "movetime", "depth", "type", "node",
-          "multipv", "threads", "hash", "level", "time", "inc"]
+          "multipv", "threads", "hash", "level", "time", "inc", "winner", "reason"]
 SOME_FENS = [
     "W:W31-50:B1-20",
     "B:W28:B23,13",
@@ -301,6 +301,11 @@ def request(rng, variants):
         msg["node"] = rng.randint(0, 40) if sane else junk_value(rng)
     elif kind == "comment":
         msg["text"] = rng.choice(["good move", "", "{brace}", "x" * 300]) if sane else junk_value(rng)
+    elif kind == "result":
+        if rng.random() < 0.7:
+            msg["winner"] = rng.choice(["white", "black"]) if sane else junk_value(rng)
+        msg["reason"] = rng.choice(["white resigned", "draw agreed", '"quoted"\n]', "x" * 300]) \
+            if sane else junk_value(rng)
     if rng.random() < 0.1:
         msg[rng.choice(FIELDS + ["extra"])] = junk_value(rng)
     if rng.random() < 0.05:

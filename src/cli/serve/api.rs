@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use polydam_engine::game::Side;
 use polydam_engine::text::excerpt;
 use polydam_engine::variants::{VariantEntry, VARIANTS};
 use serde::{Deserialize, Serialize};
@@ -69,6 +70,13 @@ pub enum Request {
         /// The comment (empty: none).
         text: String,
     },
+    /// End the game with a result the page decided (resignation, time, agreed draw).
+    Result {
+        /// `white`, `black`, or none for a draw.
+        winner: Option<Side>,
+        /// Why, as the PDN's Termination tag gives it (`white resigned`).
+        reason: String,
+    },
 }
 
 /// What `load` carries.
@@ -92,6 +100,7 @@ pub enum MoveBy {
 /// The message types the server knows, in the order of the docs.
 pub const REQUEST_TYPES: &[&str] = &[
     "variants", "state", "new", "load", "move", "undo", "go", "analyse", "stop", "goto", "comment",
+    "result",
 ];
 
 #[derive(Deserialize)]
@@ -104,6 +113,13 @@ struct GotoFields {
 #[serde(deny_unknown_fields)]
 struct CommentFields {
     text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultFields {
+    winner: Option<String>,
+    reason: String,
 }
 
 #[derive(Deserialize)]
@@ -251,6 +267,24 @@ pub fn parse_request(text: &str) -> Result<Request, String> {
         }
         "goto" => read::<GotoFields>(&kind, rest).map(|f| Request::Goto { node: f.node }),
         "comment" => read::<CommentFields>(&kind, rest).map(|f| Request::Comment { text: f.text }),
+        "result" => {
+            let f: ResultFields = read(&kind, rest)?;
+            let winner = match f.winner.as_deref() {
+                None => None,
+                Some("white") => Some(Side::White),
+                Some("black") => Some(Side::Black),
+                Some(other) => {
+                    return Err(format!(
+                        "result: winner '{}' is not white or black (leave it out for a draw)",
+                        excerpt(other)
+                    ))
+                }
+            };
+            Ok(Request::Result {
+                winner,
+                reason: f.reason,
+            })
+        }
         other => Err(format!(
             "unknown message type '{}' (known: {})",
             excerpt(other),

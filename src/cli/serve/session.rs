@@ -117,6 +117,10 @@ pub trait Table: Send {
     fn goto(&mut self, node: usize) -> Result<(), String>;
     /// Sets the comment after the move shown (before the game at the first position).
     fn comment(&mut self, text: &str) -> Result<(), String>;
+    /// Ends the game shown with a result decided outside the rules (a resignation, a flag
+    /// fall, an agreed draw): `winner` none is a draw. It stands, in the state and the PDN,
+    /// while the game's main line stays as it is.
+    fn declare(&mut self, winner: Option<Side>, reason: &str) -> Result<(), String>;
     /// An error when the game is over (there is nothing to search).
     fn check_playing(&self) -> Result<(), String>;
     /// Starts a search of the current position on the blocking worker threads; its progress
@@ -187,6 +191,7 @@ impl GameVisitor for NewTable {
             loaded_tags: Vec::new(),
             loaded_main: Vec::new(),
             tree: Tree::new(),
+            declared: None,
         }))
     }
 }
@@ -208,6 +213,16 @@ pub struct GameTable<G: Game> {
     // Every move played or loaded, with comments and variations; `record` is the path from
     // its root to the node shown.
     tree: Tree,
+    // A result decided outside the rules, with the main line it ended: it stands while the
+    // main line is still that one (a take-back or a move played on ends it).
+    declared: Option<Declared>,
+}
+
+/// A result the page decided (resignation, time, agreed draw) for the main line `line`.
+struct Declared {
+    line: Vec<String>,
+    winner: Option<Side>,
+    reason: String,
 }
 
 impl<G: Game> GameTable<G> {
@@ -217,7 +232,7 @@ impl<G: Game> GameTable<G> {
 
     fn legal(&self) -> Vec<G::Move> {
         let mut moves = Vec::new();
-        if self.record.outcome().is_none() {
+        if self.result().is_none() {
             G::generate(self.record.current(), Duplicates::Drop, &mut moves);
         }
         moves
@@ -235,9 +250,21 @@ impl<G: Game> GameTable<G> {
     }
 
     fn result(&self) -> Option<(ResultOut, PdnResult)> {
-        let (outcome, reason) = self.record.outcome()?;
+        let Some((outcome, reason)) = self.record.outcome() else {
+            return self
+                .declared()
+                .filter(|_| self.tree.current() == self.tree.main_end())
+                .map(declared_result);
+        };
         let pos = self.record.current();
         result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
+    }
+
+    /// The declared result, while the main line it ended is unchanged.
+    fn declared(&self) -> Option<&Declared> {
+        self.declared
+            .as_ref()
+            .filter(|d| self.tree.to_line().texts() == d.line)
     }
 
     /// The record of the main line of the tree (the game the PDN's result is about).
@@ -264,7 +291,8 @@ impl<G: Game> GameTable<G> {
         // checkers): only a game begun by the other side starts with `1...`.
         let second_player_starts = G::side_to_move(first) != G::side_to_move(&G::start());
         let line = self.tree.to_line();
-        let unchanged = line.texts() == self.loaded_main;
+        let declared = self.declared();
+        let unchanged = line.texts() == self.loaded_main && declared.is_none();
         let tags: Vec<(String, String)> = self
             .loaded_tags
             .iter()
@@ -276,10 +304,13 @@ impl<G: Game> GameTable<G> {
             .cloned()
             .collect();
         let main = self.main_record();
-        let result = main.outcome().and_then(|(outcome, reason)| {
-            let pos = main.current();
-            result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
-        });
+        let result = match main.outcome() {
+            Some((outcome, reason)) => {
+                let pos = main.current();
+                result_of(outcome, reason.explain::<G>(pos), G::side_to_move(pos))
+            }
+            None => declared.map(declared_result),
+        };
         pdn_text_of(G::NAME, result, fen, &line, second_player_starts, &tags)
     }
 
@@ -374,6 +405,23 @@ fn result_of(outcome: Outcome, why: String, side: Side) -> Option<(ResultOut, Pd
         },
         pdn_result,
     ))
+}
+
+/// The page's and the PDN's form of a declared result.
+fn declared_result(d: &Declared) -> (ResultOut, PdnResult) {
+    let (text, pdn_result) = match d.winner {
+        Some(Side::White) => ("white wins".to_string(), PdnResult::WhiteWins),
+        Some(Side::Black) => ("black wins".to_string(), PdnResult::BlackWins),
+        None => ("draw".to_string(), PdnResult::Draw),
+    };
+    (
+        ResultOut {
+            winner: d.winner.map(Side::name),
+            text,
+            reason: d.reason.clone(),
+        },
+        pdn_result,
+    )
 }
 
 /// The PDN of a game of `variant` with this `result`, start `fen` (when not the variant's),
@@ -516,10 +564,37 @@ impl<G: Game> Table for GameTable<G> {
     }
 
     fn check_playing(&self) -> Result<(), String> {
-        match self.record.outcome() {
+        match self.result() {
             Some(_) => Err("the game is over (undo, load or start a new game)".into()),
             None => Ok(()),
         }
+    }
+
+    fn declare(&mut self, winner: Option<Side>, reason: &str) -> Result<(), String> {
+        const MAX_REASON: usize = 200;
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err("a result needs its reason (for example 'white resigned')".into());
+        }
+        if reason.chars().count() > MAX_REASON {
+            return Err(format!(
+                "a result's reason may hold at most {MAX_REASON} characters"
+            ));
+        }
+        if self.tree.current() != self.tree.main_end() {
+            return Err("a result ends the game's main line: show its last move first".into());
+        }
+        if self.result().is_some() {
+            return Err("the game is already over".into());
+        }
+        self.declared = Some(Declared {
+            line: self.tree.to_line().texts(),
+            winner,
+            reason: reason.to_string(),
+        });
+        // A move the engine was making when the game was decided is not played.
+        self.changed();
+        Ok(())
     }
 
     fn play_text(&mut self, text: &str) -> Result<(), String> {
@@ -578,6 +653,7 @@ impl<G: Game> Table for GameTable<G> {
         self.record = GameRecord::new(start);
         self.loaded_tags.clear();
         self.loaded_main.clear();
+        self.declared = None;
         self.tree = Tree::new();
         self.changed();
         Ok(())
@@ -604,6 +680,7 @@ impl<G: Game> Table for GameTable<G> {
         self.loaded_main = tree.to_line().texts();
         self.tree = tree;
         self.loaded_tags = game.tags;
+        self.declared = None;
         self.changed();
         Ok(())
     }

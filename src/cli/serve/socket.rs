@@ -149,6 +149,11 @@ impl Connection {
                 self.table.comment(&text)?;
                 Ok(vec![self.state_json()])
             }
+            Request::Result { winner, reason } => {
+                self.table.declare(winner, &reason)?;
+                self.stop_search();
+                Ok(vec![self.state_json()])
+            }
             Request::Go {
                 movetime,
                 depth,

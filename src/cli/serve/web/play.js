@@ -161,12 +161,14 @@ function tick() {
 function decide(winner, reason) {
   playing.result = {
     winner,
-    text: winner ? `${sideName(winner)} wins` : 'draw',
+    text: winner ? `${winner} wins` : 'draw',  // as the server words results
     reason,
   };
   playing.resultAt = state ? { plies: state.history.length, start: state.start_fen } : null;
   stopClock();
   if (search) send({ type: 'stop' });
+  // The server keeps the result for the game's PDN (a draw has no winner field).
+  send({ type: 'result', winner: winner || undefined, reason });
   document.body.dataset.result = playing.result.text;
   renderBoard();
   renderHistory();
@@ -250,7 +252,8 @@ hooks.result.push(() => {
 
 hooks.state.push((msg) => {
   const plies = msg.history.length;
-  if (plies === 0) {
+  // A new game (not one decided at its first position: the server then reports the result).
+  if (plies === 0 && !msg.result) {
     playing.result = null;
     delete document.body.dataset.result;
     resetClock();
