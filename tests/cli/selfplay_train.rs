@@ -511,12 +511,17 @@ fn intl_pieces(fen: &str) -> u32 {
 fn depth3_score(fen: &str) -> (f64, String) {
     let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let score = out
+    let text = out
         .split("(score ")
         .nth(1)
         .and_then(|r| r.split(',').next())
-        .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("{fen}: {out}"));
+    // A forced result (`win 4`, `loss 4`) counts as far beyond any margin in men.
+    let score = match text.split_once(' ') {
+        Some(("win", _)) => 100.0,
+        Some(("loss", _)) => -100.0,
+        _ => text.parse().unwrap_or_else(|_| panic!("{fen}: {out}")),
+    };
     (score, out)
 }
 
