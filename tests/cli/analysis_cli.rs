@@ -270,6 +270,18 @@ fn play_time_shows_the_clocks_and_refuses_bad_settings() {
     assert!(text.contains("clock: white 1:00, black 1:00"), "{text}");
     // After White's move (a few milliseconds) and the increment, White has more than a minute.
     assert!(text.contains("clock: white 1:01"), "{text}");
+    // A take-back gives both sides their time back: the clocks as before White's move.
+    let text = play(
+        &["--variant", "russian", "--time", "1+2", "--depth", "1"],
+        "c3-d4\nundo\nquit\n",
+    );
+    let clocks: Vec<&str> = text.lines().filter(|l| l.contains("clock: ")).collect();
+    assert!(clocks.len() >= 3, "{text}");
+    assert!(clocks[1].contains("clock: white 1:01, black 1:0"), "{text}");
+    assert!(
+        clocks[clocks.len() - 1].contains("clock: white 1:00, black 1:00"),
+        "{text}"
+    );
     let bad = polydam()
         .args(["play", "--variant", "russian", "--time", "soon"])
         .output()

@@ -212,6 +212,8 @@ struct Table<'a> {
     decided: Option<(Side, String)>,
     /// Time left on each side's clock (White's, Black's), with `--time`.
     clock: Option<[Duration; 2]>,
+    /// The clocks before each ply played since the start, so that `undo` gives the time back.
+    clock_before: Vec<[Duration; 2]>,
     /// When the board was last shown: the person to move thinks from then on.
     turn_start: Instant,
 }
@@ -262,9 +264,19 @@ impl Table<'_> {
         }
     }
 
+    /// Charges `spent` to `side`'s clock for the ply it has just played, keeping the clocks as
+    /// they were before it for `undo`.
+    fn charge_ply(&mut self, side: Side, spent: Duration) -> bool {
+        if let Some(clock) = self.clock {
+            self.clock_before.push(clock);
+        }
+        self.charge(side, spent)
+    }
+
     /// The clocks set back to their start (a new game).
     fn reset_clock(&mut self) {
         self.clock = self.opts.time.map(|t| [t.base, t.base]);
+        self.clock_before.clear();
     }
 
     /// The engine's limits for its move now: its clock's, unless a fixed limit was given.
@@ -383,7 +395,11 @@ impl Table<'_> {
     /// two people play. Returns how many plies were taken back.
     fn undo(&mut self) -> usize {
         let Some(human) = self.opts.engine_side.side().map(Side::opponent) else {
-            return usize::from(self.board.pop());
+            let taken = self.board.pop();
+            if taken {
+                self.restore_clock();
+            }
+            return usize::from(taken);
         };
         // Only go back if some earlier position had the human to move: otherwise the engine
         // would simply play its first move again.
@@ -393,11 +409,19 @@ impl Table<'_> {
         let mut taken = 0;
         while self.board.pop() {
             taken += 1;
+            self.restore_clock();
             if self.board.side_to_move() == human {
                 break;
             }
         }
         taken
+    }
+
+    /// The clocks as they were before the ply just taken back.
+    fn restore_clock(&mut self) {
+        if let Some(before) = self.clock_before.pop() {
+            self.clock = Some(before);
+        }
     }
 
     fn result_text(&self, outcome: Outcome, reason: EndReason) -> String {
@@ -424,7 +448,7 @@ impl Table<'_> {
                 match self.search(true) {
                     Some(mv) => {
                         writeln!(out, "engine plays {mv}").map_err(io_err)?;
-                        self.charge(side, started.elapsed());
+                        self.charge_ply(side, started.elapsed());
                         shown = false;
                         continue;
                     }
@@ -552,7 +576,7 @@ impl Table<'_> {
                     } else {
                         match self.board.push_text(text) {
                             Ok(()) => {
-                                self.charge(side, spent);
+                                self.charge_ply(side, spent);
                                 changed = true;
                             }
                             Err(e) => {
@@ -659,6 +683,7 @@ impl GameVisitor for PlayJob<'_> {
             limits,
             decided: None,
             clock: o.time.map(|t| [t.base, t.base]),
+            clock_before: Vec::new(),
             turn_start: Instant::now(),
         };
         game.run(self.input, self.out)
