@@ -88,6 +88,10 @@ fn rules_pages_answer_known_variants_and_refuse_unknown_ones() {
         body.contains("&lt;b&gt;x") && !body.contains("<b>x"),
         "{body}"
     );
+    // The index's address with a slash leads to it.
+    let (status, head, _) = get(&server, "/rules/");
+    assert_eq!(status, 308, "{head}");
+    assert!(head.contains("\r\nlocation: /rules\r\n"), "{head}");
     // The index links every variant.
     let (status, _, body) = get(&server, "/rules");
     assert_eq!(status, 200);

@@ -4,7 +4,7 @@
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
 use serde_json::json;
@@ -23,6 +23,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
             "/rules",
             get(|| async { html(StatusCode::OK, index_html()) }),
         )
+        // The index's address with a slash, as people type it.
+        .route("/rules/", get(|| async { Redirect::permanent("/rules") }))
         .route("/rules/{variant}", get(rules_handler))
         .route(
             "/picker.js",

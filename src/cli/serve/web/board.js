@@ -667,7 +667,8 @@ function wire() {
   });
   $('variant').addEventListener('change', () => {
     const wanted = $('variant').value;
-    if (!keepGame(`Start a new game of ${wanted}?`)) {
+    const title = (window.variantTitles && window.variantTitles.get(wanted)) || wanted;
+    if (!keepGame(`Start a new game of ${title}?`)) {
       $('variant').value = state.variant.name;
       return;
     }

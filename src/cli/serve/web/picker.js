@@ -74,6 +74,8 @@
       const data = await reply.json();
       groups = data.groups;
       games = data.variants;
+      // The proper names, for board.js's questions ("Start a new game of Dameo?").
+      window.variantTitles = new Map(games.map((g) => [g.name, g.title]));
     } catch (e) {
       groups = [];
       games = fromSelect();

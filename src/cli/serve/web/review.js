@@ -532,9 +532,16 @@
     $('notation').hidden = !numberedBoard() && !algebraic();
   }
 
+  // The move box's example: moves of the game shown, in its own notation.
+  function updateMoveExample() {
+    const examples = state.moves.slice(0, 2).map((m) => m.text);
+    $('move-input').placeholder = examples.length ? examples.join(', ') : 'no move to play';
+  }
+
   const previousOnState = review.onState;
   review.onState = function (msg) {
     updateNotationControls();
+    updateMoveExample();
     previousOnState(msg);
   };
 
