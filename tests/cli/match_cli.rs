@@ -224,7 +224,7 @@ fn polydam_against_itself_with_random_openings_and_sprt() {
 #[test]
 fn clock_games_and_depth_limits_finish_without_forfeits() {
     let e = polydam_engine();
-    let (out, _) = run_ok(&[
+    let (out, err) = run_ok(&[
         "--engine",
         &e,
         "--engine",
@@ -252,7 +252,22 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
         .and_then(|m| m.parse::<f64>().ok())
         .unwrap_or_else(|| panic!("no clock margin line: {out}"));
     assert!(margin > -0.1 && margin < 1.3, "{out}");
-    let (out, _) = run_ok(&[
+    // Each game's line gives the seconds White and Black spent, within the clock.
+    let game_lines: Vec<&str> = err.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(game_lines.len(), 2, "{err}");
+    for line in game_lines {
+        let used: Vec<f64> = line
+            .split_once("; time used ")
+            .map(|(_, t)| {
+                t.split(", ")
+                    .filter_map(|x| x.trim_end_matches(" s").parse().ok())
+            })
+            .unwrap_or_else(|| panic!("no time used: {line}"))
+            .collect();
+        assert_eq!(used.len(), 2, "{line}");
+        assert!(used.iter().all(|&t| t > 0.0 && t < 1.7), "{line}");
+    }
+    let (out, err) = run_ok(&[
         "--engine",
         &e,
         "--engine",
@@ -266,6 +281,7 @@ fn clock_games_and_depth_limits_finish_without_forfeits() {
     assert!(out.contains("depth 2"), "{out}");
     assert!(out.contains("forfeits: 0\n"), "{out}");
     assert!(!out.contains("clock margin"), "no clock, no margin: {out}");
+    assert!(!err.contains("time used"), "no clock, no time used: {err}");
 }
 
 #[test]

@@ -78,7 +78,11 @@ fn run_games<W: Write>(
     let names = games::start_engines(&job.specs, variant.0, timeout)?;
     let skip = o.first_game - 1;
     let jobs = games::schedule(job.specs.len(), o.games, starts.len(), skip);
-    let progress = Progress::new(variant.0, &names, jobs.len(), o.quiet);
+    let clock = matches!(
+        job.config.time_control,
+        Some(settings::TimeControl::Clock { .. })
+    );
+    let progress = Progress::new(variant.0, &names, jobs.len(), o.quiet, clock);
     let name = variant.0;
     let mut pdn_log = PdnLog::create(o.pdn.as_deref(), variant, starts, &names, skip)?;
     let setup = games::Setup {

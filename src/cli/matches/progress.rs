@@ -27,11 +27,19 @@ pub(super) struct Progress<'a> {
     names: &'a [String],
     /// The variant, for the result's notation.
     variant: &'a str,
+    /// Whether the games have a clock, whose time used each line then gives.
+    clock: bool,
 }
 
 impl<'a> Progress<'a> {
     /// The progress of a match of `total` games.
-    pub fn new(variant: &'a str, names: &'a [String], total: usize, quiet: bool) -> Self {
+    pub fn new(
+        variant: &'a str,
+        names: &'a [String],
+        total: usize,
+        quiet: bool,
+        clock: bool,
+    ) -> Self {
         let show_bar = !quiet && std::io::stderr().is_terminal();
         let bar = crate::cli::games_bar(total, quiet);
         if show_bar {
@@ -45,13 +53,15 @@ impl<'a> Progress<'a> {
             total,
             names,
             variant,
+            clock,
         }
     }
 
-    /// Shows a finished game: a line (above the bar, which moves on, when there is one).
+    /// Shows a finished game: a line (above the bar, which moves on, when there is one), with
+    /// the seconds White and Black spent when the games have a clock.
     pub fn game_over(&self, done: &Finished) {
         let (n, names) = (done.job.number, self.names);
-        let line = format!(
+        let mut line = format!(
             "game {n}/{}: {} - {} {} ({})",
             self.total,
             names[done.job.white],
@@ -59,6 +69,13 @@ impl<'a> Progress<'a> {
             pdn::result_text(self.variant, done.result),
             done.termination
         );
+        if self.clock {
+            // Each game's time use, so that a match stopped early still tells it.
+            line.push_str(&format!(
+                "; time used {:.1} s, {:.1} s",
+                done.used[0], done.used[1]
+            ));
+        }
         if self.show_bar {
             self.bar.inc(1);
             // The line says the forfeit too: its termination is "SIDE forfeits: WHY".
