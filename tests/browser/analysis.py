@@ -11,22 +11,19 @@ declined and a resignation ends the game. Exits non-zero with a message on the f
     python3 tests/browser/analysis.py --polydam target/debug/polydam --out target/web-shots
 """
 
-import argparse
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from web_board import (  # noqa: E402  (the shared helpers of the first browser test)
-    Failure, body, both_human, click_cell, load_fen, report_failure, start_browser, start_server, wait,
+    Failure, body, both_human, click_cell, load_fen, run_browser_test, wait,
 )
 
 
@@ -178,43 +175,20 @@ def check_flip_draw_resign(driver):
          lambda d: '[Termination "White resigned"]' in (d.execute_script("return state.pdn") or ""))
 
 
+
+def check_page(driver, url, args):
+    # Counts the states the page receives, so that a new game at ply 0 can be told apart.
+    driver.execute_script("hooks.state.push(() => { window.stateCount = (window.stateCount || 0) + 1; })")
+    firsts, scores = check_multipv(driver, args.out)
+    check_clock_flags(driver)
+    check_engine_clock(driver)
+    check_level_one_loses(driver)
+    check_flip_draw_resign(driver)
+    return "lines: " + ", ".join(f"{m} {s}" for m, s in zip(firsts, scores))
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polydam", default="target/debug/polydam")
-    parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    server = driver = None
-    profile = tempfile.mkdtemp(prefix="polydam-chromium-")
-    started = time.time()
-    try:
-        server, url = start_server(args.polydam)
-        driver = start_browser(profile)
-        driver.get(url)
-        wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
-        # Counts the states the page receives, so that a new game at ply 0 can be told apart.
-        driver.execute_script("hooks.state.push(() => { window.stateCount = (window.stateCount || 0) + 1; })")
-        firsts, scores = check_multipv(driver, args.out)
-        check_clock_flags(driver)
-        check_engine_clock(driver)
-        check_level_one_loses(driver)
-        check_flip_draw_resign(driver)
-        severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-        if severe:
-            raise Failure(f"browser console errors: {severe}")
-    except (Failure, WebDriverException) as e:
-        report_failure("analysis", e)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.kill()
-            server.wait()
-        shutil.rmtree(profile, ignore_errors=True)
-    lines = ", ".join(f"{m} {s}" for m, s in zip(firsts, scores))
-    print(f"analysis test passed in {time.time() - started:.1f} s (lines: {lines})")
-    return 0
+    return run_browser_test("analysis", __doc__, check_page)
 
 
 if __name__ == "__main__":

@@ -10,17 +10,13 @@ that the board shows that position; saves a screenshot. Exits non-zero on the fi
     python3 tests/browser/graph.py --polydam target/debug/polydam --out target/web-shots
 """
 
-import argparse
 import os
-import shutil
 import sys
-import tempfile
 import time
 
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 
-from web_board import Failure, body, report_failure, start_browser, start_server, wait
+from web_board import Failure, body, run_browser_test, wait
 
 GAME = os.path.join(os.path.dirname(__file__), "..", "data", "review-international.pdn")
 PLIES = 120
@@ -65,36 +61,10 @@ def check_graph(driver, out):
     driver.save_screenshot(os.path.join(out, "review-graph-page.png"))
 
 
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polydam", default="target/debug/polydam")
-    parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    server = driver = None
-    profile = tempfile.mkdtemp(prefix="polydam-chromium-")
-    started = time.time()
-    try:
-        server, url = start_server(args.polydam)
-        driver = start_browser(profile)
-        driver.get(url)
-        wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
-        check_graph(driver, args.out)
-        severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-        if severe:
-            raise Failure(f"browser console errors: {severe}")
-    except (Failure, WebDriverException, OSError, ValueError) as e:
-        report_failure("graph", e)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.kill()
-            server.wait()
-        shutil.rmtree(profile, ignore_errors=True)
-    print(f"graph test passed in {time.time() - started:.1f} s")
-    return 0
+    return run_browser_test("graph", __doc__, lambda driver, url, args: check_graph(driver, args.out),
+                            errors=(OSError, ValueError))
 
 
 if __name__ == "__main__":

@@ -11,20 +11,16 @@ directory given. Exits non-zero with a message on the first failure.
     python3 tests/browser/picker.py --polydam target/debug/polydam --out target/web-shots
 """
 
-import argparse
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from web_board import Failure, body, report_failure, start_browser, start_server, wait
+from web_board import Failure, body, run_browser_test, wait
 
 SECTIONS = ["board", "men", "kings", "captures", "promotion", "end", "choices", "sources"]
 RULES = [("international", "International draughts"), ("english", "English draughts"),
@@ -161,44 +157,21 @@ def check_rules(driver, shots):
     print(f"rules: {', '.join(n for n, _ in RULES)} open from the board with {len(SECTIONS)} sections each")
 
 
+
+def check_page(driver, url, args):
+    # People on both sides: no engine move starts a game (English: Black, the engine by
+    # default, moves first), so that changing the game asks nothing.
+    for side in ("white-player", "black-player"):
+        Select(driver.find_element(By.ID, side)).select_by_value("human")
+    check_picker(driver, args.polydam, args.out)
+    check_rules(driver, args.out)
+    error = body(driver, "lastError")
+    if error:
+        raise Failure(f"the page showed an error: {error}")
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polydam", default="target/debug/polydam")
-    parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    server = driver = None
-    profile = tempfile.mkdtemp(prefix="polydam-chromium-")
-    started = time.time()
-    try:
-        server, url = start_server(args.polydam)
-        driver = start_browser(profile)
-        driver.get(url)
-        wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
-        # People on both sides: no engine move starts a game (English: Black, the engine by
-        # default, moves first), so that changing the game asks nothing.
-        for side in ("white-player", "black-player"):
-            Select(driver.find_element(By.ID, side)).select_by_value("human")
-        check_picker(driver, args.polydam, args.out)
-        check_rules(driver, args.out)
-        error = body(driver, "lastError")
-        if error:
-            raise Failure(f"the page showed an error: {error}")
-        severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-        if severe:
-            raise Failure(f"browser console errors: {severe}")
-    except (Failure, WebDriverException, subprocess.CalledProcessError) as e:
-        report_failure("picker", e)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.kill()
-            server.wait()
-        shutil.rmtree(profile, ignore_errors=True)
-    print(f"picker test passed in {time.time() - started:.1f} s")
-    return 0
+    return run_browser_test("picker", __doc__, check_page, errors=(subprocess.CalledProcessError,))
 
 
 if __name__ == "__main__":

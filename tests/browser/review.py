@@ -15,28 +15,24 @@ failure.
     python3 tests/browser/review.py --polydam target/debug/polydam --out target/web-shots
 """
 
-import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 import websocket
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from web_board import Failure, body, report_failure, start_browser, start_server, wait
+from web_board import Failure, body, run_browser_test, wait
 
 GAME = os.path.join(os.path.dirname(__file__), "..", "data", "review-international.pdn")
 
 
 def main_line(pdn):
-    """The main line's moves of our test game: numbers, comment and variation left out."""
+    """The main line's moves of our test game: numbers, marks, comment and variation left out."""
     text = pdn.split("\n\n", 1)[1]
     depth = 0
     out = []
@@ -266,40 +262,12 @@ def check_review(driver, url, out, downloads):
           f"edge numbers {edges[0]}, {edges[1]}, ... {edges[-2]}, {edges[-1]}")
 
 
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polydam", default="target/debug/polydam")
-    parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    server = driver = None
-    profile = tempfile.mkdtemp(prefix="polydam-chromium-")
-    downloads = tempfile.mkdtemp(prefix="polydam-downloads-")
-    started = time.time()
-    try:
-        server, url = start_server(args.polydam)
-        driver = start_browser(profile)
-        driver.execute_cdp_cmd("Browser.setDownloadBehavior",
-                               {"behavior": "allow", "downloadPath": downloads})
-        driver.get(url)
-        wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
-        check_review(driver, url, args.out, downloads)
-        severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
-        if severe:
-            raise Failure(f"browser console errors: {severe}")
-    except (Failure, WebDriverException, OSError, websocket.WebSocketException) as e:
-        report_failure("review", e)
-        return 1
-    finally:
-        if driver:
-            driver.quit()
-        if server:
-            server.kill()
-            server.wait()
-        shutil.rmtree(profile, ignore_errors=True)
-        shutil.rmtree(downloads, ignore_errors=True)
-    print(f"review test passed in {time.time() - started:.1f} s")
-    return 0
+    return run_browser_test(
+        "review", __doc__,
+        lambda driver, url, args: check_review(driver, url, args.out, args.downloads),
+        errors=(OSError, websocket.WebSocketException), downloads=True)
 
 
 if __name__ == "__main__":

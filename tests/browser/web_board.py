@@ -368,33 +368,37 @@ def check_issue_48(driver):
           "questions before losing a game, compulsory capture explained")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+
+def run_browser_test(name, doc, check, errors=(), downloads=False):
+    """The main() of a browser test: reads --polydam and --out, starts `polydam serve` and a
+    headless Chromium on a profile of its own (and a download directory, `args.downloads`, when
+    `downloads`), waits for the page's first state, runs `check(driver, url, args)`, fails on
+    console errors, and always tears both down. Prints the verdict (with the summary `check`
+    returns) and answers the exit status. `errors` are the exceptions besides Failure and
+    WebDriver's that count as the test's failure."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--polydam", default="target/debug/polydam")
     parser.add_argument("--out", default="target/web-shots", help="directory for screenshots")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     server = driver = None
     profile = tempfile.mkdtemp(prefix="polydam-chromium-")
+    args.downloads = tempfile.mkdtemp(prefix="polydam-downloads-") if downloads else None
     started = time.time()
     try:
         server, url = start_server(args.polydam)
         driver = start_browser(profile)
+        if args.downloads:
+            driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                                   {"behavior": "allow", "downloadPath": args.downloads})
         driver.get(url)
         wait(driver, "the page's first state", lambda d: body(d, "ply") == "0")
-        groups = driver.find_elements(By.CSS_SELECTOR, "#variant optgroup")
-        if len(groups) != 4:
-            raise Failure(f"{len(groups)} variant groups in the chooser, expected 4 families")
-        for variant in VARIANTS:
-            check_variant(driver, variant, args.out)
-        for variant, fen_text, end in CAPTURES:
-            check_capture(driver, variant, fen_text, end)
-        check_issue_48(driver)
+        summary = check(driver, url, args)
         severe = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
         if severe:
             raise Failure(f"browser console errors: {severe}")
-    except (Failure, WebDriverException) as e:
-        report_failure("web board", e)
+    except (Failure, WebDriverException, *errors) as e:
+        report_failure(name, e)
         return 1
     finally:
         if driver:
@@ -403,8 +407,26 @@ def main():
             server.kill()
             server.wait()
         shutil.rmtree(profile, ignore_errors=True)
-    print(f"web board test passed: {len(VARIANTS)} variants in {time.time() - started:.1f} s")
+        if args.downloads:
+            shutil.rmtree(args.downloads, ignore_errors=True)
+    print(f"{name} test passed in {time.time() - started:.1f} s" + (f" ({summary})" if summary else ""))
     return 0
+
+
+def check_web_board(driver, url, args):
+    groups = driver.find_elements(By.CSS_SELECTOR, "#variant optgroup")
+    if len(groups) != 4:
+        raise Failure(f"{len(groups)} variant groups in the chooser, expected 4 families")
+    for variant in VARIANTS:
+        check_variant(driver, variant, args.out)
+    for variant, fen_text, end in CAPTURES:
+        check_capture(driver, variant, fen_text, end)
+    check_issue_48(driver)
+    return f"{len(VARIANTS)} variants"
+
+
+def main():
+    return run_browser_test("web board", __doc__, check_web_board)
 
 
 if __name__ == "__main__":
