@@ -219,13 +219,23 @@ fn line_tokens(line: &PdnLine, ply: usize, tokens: &mut Vec<String>) {
     let mut numbered = false;
     for (i, mv) in line.moves.iter().enumerate() {
         let p = ply + i;
+        // Move marks are glued to the move (`32-28!`), numeric glyphs follow it (`$14`).
+        let (glued, nags): (Vec<&String>, Vec<&String>) =
+            mv.marks.iter().partition(|m| !m.starts_with('$'));
+        let text = match glued.first() {
+            Some(mark) => format!("{}{mark}", mv.text),
+            None => mv.text.clone(),
+        };
         if p.is_multiple_of(2) {
-            tokens.push(format!("{}. {}", p / 2 + 1, mv.text));
+            tokens.push(format!("{}. {text}", p / 2 + 1));
         } else if !numbered {
-            tokens.push(format!("{}... {}", p / 2 + 1, mv.text));
+            tokens.push(format!("{}... {text}", p / 2 + 1));
         } else {
-            tokens.push(mv.text.clone());
+            tokens.push(text);
         }
+        // A second move mark has no place glued: written as the glyph it stands for.
+        tokens.extend(glued.iter().skip(1).map(|m| nag_of(m).to_string()));
+        tokens.extend(nags.into_iter().cloned());
         numbered = true;
         if let Some(c) = &mv.comment {
             tokens.push(comment_token(c));
@@ -240,6 +250,20 @@ fn line_tokens(line: &PdnLine, ply: usize, tokens: &mut Vec<String>) {
             }
             numbered = false;
         }
+    }
+}
+
+/// The numeric annotation glyph of a move mark (`!` is `$1`, `?` `$2`, `!!` `$3`, `??` `$4`,
+/// `!?` `$5`, `?!` `$6`).
+fn nag_of(mark: &str) -> &str {
+    match mark {
+        "!" => "$1",
+        "?" => "$2",
+        "!!" => "$3",
+        "??" => "$4",
+        "!?" => "$5",
+        "?!" => "$6",
+        other => other,
     }
 }
 
@@ -299,6 +323,9 @@ impl PdnLine {
 pub struct PdnMove {
     /// The move as written (move numbers and glyphs left out).
     pub text: String,
+    /// Its annotation glyphs as written, in order: move marks (`!`, `?`, `!!`, `??`, `!?`,
+    /// `?!`) and numeric annotation glyphs (`$0` to `$999`), at most four.
+    pub marks: Vec<String>,
     /// The comment after it, if any (several comments in a row are joined by a space).
     pub comment: Option<String>,
     /// The variations: other moves instead of this one, each a line starting from the
@@ -342,9 +369,9 @@ impl PdnRead {
 }
 
 /// Reads the first game of a PDN text: its tags (`FEN`, `GameType`, `Variant` and the others)
-/// and its movetext up to the result: the moves without move numbers and annotation glyphs
-/// (`$1`, `!`, `?`), the comments (`{...}`, `;` to the end of the line) and the variations
-/// (`(...)`, nested to any depth) as a tree ([`PdnRead::tree`]), the main line's moves also in
+/// and its movetext up to the result: the moves without move numbers, their annotation glyphs
+/// (`!`, `?!`, `$14`) as their marks, the comments (`{...}`, `;` to the end of the line) and
+/// the variations (`(...)`, nested to any depth) as a tree ([`PdnRead::tree`]), the main line's moves also in
 /// [`PdnRead::moves`].
 pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
     let mut out = PdnRead::default();
@@ -426,8 +453,9 @@ pub fn read_pdn(text: &str) -> Result<PdnRead, String> {
     Ok(out)
 }
 
-/// Adds a movetext word to the innermost line being read: a move (without its number and
-/// glyphs), nothing for a move number or a glyph. Answers whether the word is the game's
+/// Adds a movetext word to the innermost line being read: a move (without its number, its
+/// glyphs kept as its marks), a glyph standing alone (a mark of the move before it, dropped
+/// when there is none), nothing for a move number. Answers whether the word is the game's
 /// result, which ends the main line's movetext (in a variation it is left out).
 fn add_word(word: &str, lines: &mut [PdnLine]) -> bool {
     if matches!(
@@ -436,13 +464,46 @@ fn add_word(word: &str, lines: &mut [PdnLine]) -> bool {
     ) {
         return lines.len() == 1;
     }
-    if let (Some(mv), Some(line)) = (move_of(word), lines.last_mut()) {
-        line.moves.push(PdnMove {
-            text: mv,
+    let Some(line) = lines.last_mut() else {
+        return false;
+    };
+    if let Some(mark) = mark_of(word) {
+        if let Some(mv) = line.moves.last_mut() {
+            push_mark(mv, mark);
+        }
+        return false;
+    }
+    if let Some((text, suffix)) = move_of(word) {
+        let mut mv = PdnMove {
+            text,
             ..PdnMove::default()
-        });
+        };
+        if let Some(mark) = suffix.and_then(mark_of) {
+            push_mark(&mut mv, mark);
+        }
+        line.moves.push(mv);
     }
     false
+}
+
+/// Most marks kept on one move: an annotator writes one or two; more are left out.
+const MAX_MARKS: usize = 4;
+
+/// Adds `mark` to the move's marks, up to [`MAX_MARKS`].
+fn push_mark(mv: &mut PdnMove, mark: &str) {
+    if mv.marks.len() < MAX_MARKS {
+        mv.marks.push(mark.to_string());
+    }
+}
+
+/// The word as an annotation glyph, when it is one: a move mark (`!`, `?`, `!!`, `??`, `!?`,
+/// `?!`) or a numeric annotation glyph (`$` and 1 to 3 digits).
+fn mark_of(word: &str) -> Option<&str> {
+    let is_mark = matches!(word, "!" | "?" | "!!" | "??" | "!?" | "?!")
+        || word
+            .strip_prefix('$')
+            .is_some_and(|n| (1..=3).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_digit()));
+    is_mark.then_some(word)
 }
 
 /// Adds a comment to the innermost line being read: after its last move, or before its first.
@@ -513,9 +574,10 @@ fn read_tag(chars: &mut Peekable<Chars<'_>>) -> Result<(String, String), String>
     Err(format!("the tag '[{}' is never closed", excerpt(&raw)))
 }
 
-/// The move in a movetext word, if any: move numbers (alone, `12.`, `12...`, or glued to their
-/// move, `12.32-28`) and glyphs (`$1`, `!`, `?`) left out.
-fn move_of(word: &str) -> Option<String> {
+/// The move in a movetext word, if any, and the glyph glued to its end (`32-28!`): move
+/// numbers (alone, `12.`, `12...`, or glued to their move, `12.32-28`) and numeric glyphs
+/// (`$1`) are no move.
+fn move_of(word: &str) -> Option<(String, Option<&str>)> {
     if word.starts_with('$') {
         return None;
     }
@@ -525,8 +587,9 @@ fn move_of(word: &str) -> Option<String> {
     } else {
         word
     };
-    let body = body.trim_end_matches(['!', '?']);
-    (!body.is_empty()).then(|| body.to_string())
+    let text = body.trim_end_matches(['!', '?']);
+    let suffix = &body[text.len()..];
+    (!text.is_empty()).then(|| (text.to_string(), (!suffix.is_empty()).then_some(suffix)))
 }
 
 /// The variant a PDN game's tags call for when it is not `current`: the one its `Variant` tag
@@ -858,11 +921,34 @@ mod tests {
         assert_eq!(flank.moves[0].variations[0].texts(), ["18-22", "28x17"]);
         assert_eq!(tree.moves[3].variations[0].texts(), ["13x24", "40-35"]);
         assert_eq!(tree.count(), 5 + 4 + 2);
+        // Glyphs are the marks of the move before them, glued or standing alone.
+        assert_eq!(tree.moves[3].marks, ["$1"]);
+        assert_eq!(tree.moves[4].marks, ["!"]);
+        assert!(tree.moves[0].marks.is_empty());
         assert!(read_pdn("1. 32-28 (19-23 (17-21) 18-22").is_err());
         assert!(read_pdn("1. 32-28 ) 19-23").is_err());
         // A variation before any move stands for nothing: left out.
         let lone = read_pdn("(1. 33-29) 1. 32-28").expect("a game");
         assert_eq!(lone.tree, PdnLine::of_moves(&["32-28".into()]));
+    }
+
+    #[test]
+    fn annotation_glyphs_are_kept_as_marks() {
+        let game = read_pdn("$3 1. 32-28!? $14 19-23?? 2. 28x19 ! $1234 $x 14x23 $0 $7 $8 $9 $10")
+            .expect("a game");
+        let marks: Vec<Vec<String>> = game.tree.moves.iter().map(|m| m.marks.clone()).collect();
+        // A glyph before any move marks nothing; `$1234` and `$x` are no glyphs (nor moves);
+        // a move keeps at most four.
+        assert_eq!(
+            marks,
+            [
+                vec!["!?".to_string(), "$14".into()],
+                vec!["??".into()],
+                vec!["!".into()],
+                vec!["$0".into(), "$7".into(), "$8".into(), "$9".into()],
+            ]
+        );
+        assert_eq!(game.moves, ["32-28", "19-23", "28x19", "14x23"]);
     }
 
     #[test]
@@ -872,6 +958,7 @@ mod tests {
             moves: vec![
                 PdnMove {
                     comment: Some("the usual".into()),
+                    marks: vec!["!".into(), "$14".into()],
                     ..mv("32-28")
                 },
                 PdnMove {
@@ -885,7 +972,10 @@ mod tests {
                     ..mv("19-23")
                 },
                 mv("28x19"),
-                mv("14x23"),
+                PdnMove {
+                    marks: vec!["?!".into()],
+                    ..mv("14x23")
+                },
             ],
         };
         let game = PdnGame {
@@ -909,8 +999,8 @@ mod tests {
         let text = write_game_tree(&game, &tags, &line);
         assert!(
             text.ends_with(
-                "\n{a game {with) braces} 1. 32-28 {the usual} 1... 19-23 ({sharper} 1... 17-21\n\
-                 2. 31-27) (1... 18-23) 2. 28x19 14x23 *\n\n"
+                "\n{a game {with) braces} 1. 32-28! $14 {the usual} 1... 19-23 ({sharper}\n\
+                 1... 17-21 2. 31-27) (1... 18-23) 2. 28x19 14x23?! *\n\n"
             ),
             "{text}"
         );

@@ -45,9 +45,9 @@ def main_line(pdn):
         elif depth == 0:
             cleaned += c
     for token in cleaned.split():
-        if token.endswith(".") or token.endswith("...") or token == "1-1":
+        if token.endswith(".") or token.endswith("...") or token == "1-1" or token[0] == "$":
             continue
-        out.append(token)
+        out.append(token.rstrip("!?"))
     return out
 
 
@@ -131,6 +131,12 @@ def check_review(driver, url, out, downloads):
     comments = [c.text for c in driver.find_elements(By.CSS_SELECTOR, "#history .comment")]
     if comments != ["Black takes the centre"]:
         raise Failure(f"comments shown: {comments}")
+    marks = driver.execute_script(
+        "return [...document.querySelectorAll('#history .mark')].map((m) =>"
+        " [m.parentElement.firstChild.textContent, m.textContent.trim(), m.title]);")
+    if marks != [["40x29x20", "!", "good move"], ["40-34", "+=", "White is slightly better"],
+                 ["26x37", "?!", "dubious move"]]:
+        raise Failure(f"annotation marks shown: {marks}")
 
     # Keys: Home, right, left, End; clicks on the list.
     driver.execute_script("document.activeElement.blur()")
@@ -173,7 +179,8 @@ def check_review(driver, url, out, downloads):
     with open(os.path.join(downloads, files[0]), encoding="utf-8") as f:
         saved = f.read()
     for part in ('[White "Jansen"]', '[Result "1-1"]', '[Annotator "review.py"]',
-                 "{Black takes the centre}", "(15. 26-21 16x27 16. 32x21 17x26)", "60. 42x31"):
+                 "{Black takes the centre}", "(15. 26-21 16x27 16. 32x21 17x26)", "60. 42x31",
+                 "7. 40x29x20!", "40-34 $14", "26x37?!"):
         if part not in saved:
             raise Failure(f"the downloaded game lacks {part!r}:\n{saved}")
     if saved != game:

@@ -853,10 +853,17 @@ fn serve_reviews_a_game_tree() {
     let server = Server::start(&[]);
     let mut c = server.connect();
     c.welcome();
-    let pdn = "[White \"A\"]\n1. 32-28 {centre} 19-23 (1... 18-22 2. 37-32) 2. 28x19 14x23 *";
+    let pdn = "[White \"A\"]\n1. 32-28! {centre} 19-23 (1... 18-22 $6 2. 37-32) 2. 28x19 14x23 *";
     c.send(json!({"type": "load", "pdn": pdn}));
     let state = c.expect("state");
     assert_eq!(history(&state), ["32-28", "19-23", "28x19", "14x23"]);
+    // Annotation glyphs stay with their moves.
+    assert_eq!(state["nodes"][1]["marks"], json!(["!"]));
+    assert_eq!(
+        state["nodes"][node_of(&state, "18-22")]["marks"],
+        json!(["$6"])
+    );
+    assert_eq!(state["nodes"][6]["marks"], json!([]));
     assert_eq!(state["nodes"].as_array().map(Vec::len), Some(7));
     // The end of the main line is shown; the variation's nodes were made before it.
     assert_eq!(state["node"], 6);
@@ -865,7 +872,9 @@ fn serve_reviews_a_game_tree() {
     let text = state["pdn"].as_str().expect("PDN");
     assert!(
         text.contains("[White \"A\"]")
-            && text.contains("1. 32-28 {centre} 1... 19-23 (1... 18-22 2. 37-32) 2. 28x19 14x23 *"),
+            && text.contains(
+                "1. 32-28! {centre} 1... 19-23 (1... 18-22 $6 2. 37-32) 2. 28x19 14x23 *"
+            ),
         "{text}"
     );
     // The variation's first move, then another move there: a variation inside it.
@@ -879,7 +888,7 @@ fn serve_reviews_a_game_tree() {
     let state = c.expect("state");
     let text = state["pdn"].as_str().expect("PDN");
     assert!(
-        text.contains("(1... 18-22 2. 37-32 (2. 34-29 {new idea}))"),
+        text.contains("(1... 18-22 $6 2. 37-32 (2. 34-29 {new idea}))"),
         "{text}"
     );
     // Taking back where moves follow only steps back; the tree keeps its 8 nodes.

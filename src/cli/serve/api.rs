@@ -431,6 +431,8 @@ pub struct NodeOut {
     pub text: String,
     /// The comment after the move (the root's: before the game).
     pub comment: Option<String>,
+    /// The move's annotation glyphs from a loaded PDN (`!`, `?!`, `$14`), in order.
+    pub marks: Vec<String>,
     /// The moves after it: the main continuation first, then the variations.
     pub children: Vec<usize>,
     /// Plies from the first position.

@@ -18,6 +18,8 @@ pub struct Node {
     pub text: String,
     /// The comment after the move (the root's: the comment before the game).
     pub comment: Option<String>,
+    /// The move's annotation glyphs as a loaded PDN wrote them (`!`, `?!`, `$14`).
+    pub marks: Vec<String>,
     /// A comment written before the move, when the move begins a variation.
     pub before: Option<String>,
     /// The moves after it: the main continuation first, then the variations.
@@ -47,6 +49,7 @@ impl Tree {
                 parent: None,
                 text: String::new(),
                 comment: None,
+                marks: Vec::new(),
                 before: None,
                 children: Vec::new(),
                 ply: 0,
@@ -86,6 +89,7 @@ impl Tree {
             parent: Some(parent),
             text: text.to_string(),
             comment: None,
+            marks: Vec::new(),
             before: None,
             children: Vec::new(),
             ply,
@@ -169,6 +173,11 @@ impl Tree {
         self.nodes[id].comment = (!comment.is_empty()).then(|| comment.to_string());
     }
 
+    /// Sets the annotation glyphs of node `id`'s move.
+    pub fn set_marks(&mut self, id: usize, marks: Vec<String>) {
+        self.nodes[id].marks = marks;
+    }
+
     /// Sets the comment written before node `id`'s move when it begins a variation.
     pub fn set_before(&mut self, id: usize, comment: Option<String>) {
         self.nodes[id].before = comment;
@@ -208,6 +217,7 @@ impl Tree {
             line.moves.push(PdnMove {
                 text: node.text.clone(),
                 comment: node.comment.clone(),
+                marks: node.marks.clone(),
                 variations,
             });
             siblings = true;
@@ -240,9 +250,11 @@ mod tests {
         assert_eq!(tree.path(variation + 1), ["32-28", "18-23", "37-32"]);
         assert_eq!(tree.main_end(), 3);
         tree.set_comment(2, "main");
+        tree.set_marks(2, vec!["?!".into(), "$14".into()]);
         let line = tree.to_line();
         assert_eq!(line.texts(), ["32-28", "19-23", "28x19"]);
         assert_eq!(line.moves[1].comment.as_deref(), Some("main"));
+        assert_eq!(line.moves[1].marks, ["?!", "$14"]);
         assert_eq!(line.moves[1].variations[0].texts(), ["18-23", "37-32"]);
         assert!(tree.goto(6).is_err());
     }

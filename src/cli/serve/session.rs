@@ -361,6 +361,9 @@ fn grow<G: Game>(
         if let Some(c) = &mv.comment {
             tree.set_comment(at, c);
         }
+        if !mv.marks.is_empty() {
+            tree.set_marks(at, mv.marks.clone());
+        }
         let Some(start) = variation_start else {
             continue;
         };
@@ -555,6 +558,7 @@ impl<G: Game> Table for GameTable<G> {
                     parent: n.parent,
                     text: n.text.clone(),
                     comment: n.comment.clone(),
+                    marks: n.marks.clone(),
                     children: n.children.clone(),
                     ply: n.ply,
                 })

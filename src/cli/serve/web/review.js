@@ -59,11 +59,37 @@
   review.next = () => state && nodes()[here()].children.length && goto(nodes()[here()].children[0]);
   review.last = () => state && goto(lineEnd(here()));
 
+  // Annotation glyphs as annotators print them: numeric glyphs with a common sign shown as it,
+  // the others as written ($N); the meaning in the tooltip.
+  const GLYPHS = {
+    '!': ['!', 'good move'], '?': ['?', 'mistake'], '!!': ['!!', 'brilliant move'],
+    '??': ['??', 'blunder'], '!?': ['!?', 'interesting move'], '?!': ['?!', 'dubious move'],
+    $1: ['!', 'good move'], $2: ['?', 'mistake'], $3: ['!!', 'brilliant move'],
+    $4: ['??', 'blunder'], $5: ['!?', 'interesting move'], $6: ['?!', 'dubious move'],
+    $7: ['□', 'only move'], $10: ['=', 'equal position'], $13: ['∞', 'unclear position'],
+    // ⩲ and ⩱ are missing from common fonts: written as in print without them.
+    $14: ['+=', 'White is slightly better'], $15: ['=+', 'Black is slightly better'],
+    $16: ['±', 'White is better'], $17: ['∓', 'Black is better'],
+    $18: ['+−', 'White is winning'], $19: ['−+', 'Black is winning'],
+  };
+
+  function markSpan(marks) {
+    const span = document.createElement('span');
+    span.className = 'mark';
+    const signs = marks.map((m) => (GLYPHS[m] ? GLYPHS[m][0] : m));
+    // Move marks glued to the move, signs of the position after a thin space, as printed.
+    span.textContent = signs.map((t) => (/^[!?□]+$/.test(t) ? t : `\u2009${t}`)).join('');
+    span.title = marks.map((m) => (GLYPHS[m] ? GLYPHS[m][1] : `annotation ${m}`)).join(', ');
+    return span;
+  }
+
   function moveSpan(id) {
     const span = document.createElement('span');
     span.className = 'move';
     span.dataset.node = String(id);
     span.textContent = shown(nodes()[id].move);
+    const marks = nodes()[id].marks || [];
+    if (marks.length) span.append(markSpan(marks));
     span.setAttribute('role', 'button');
     if (id === state.node) {
       span.classList.add('current', 'last');
