@@ -187,9 +187,10 @@ def check_review(driver, url, out, downloads):
         raise Failure(f"the downloaded game differs from the one loaded:\n{saved}")
     print(f"review: downloaded {files[0]}, identical to the game loaded ({len(saved)} bytes)")
 
-    # A link to move 20 of the main line, opened in a new tab.
+    # A link to move 20 of the main line, opened in a new tab: the whole game comes with it.
     click_node(driver, main_node(driver, 40))
     shown(driver, 40, fens[40], "move 20 again")
+    whole = driver.execute_script("return [state.pdn, state.nodes.length]")
     driver.find_element(By.ID, "copy-link").click()
     link = driver.find_element(By.ID, "review-link").get_attribute("value")
     if "#" not in link or "variant=international" not in link:
@@ -198,11 +199,19 @@ def check_review(driver, url, out, downloads):
     driver.switch_to.new_window("tab")
     driver.get(link)
     shown(driver, 40, fens[40], "the link in a new tab")
-    if driver.execute_script("return state.nodes.length") != 121:
-        raise Failure("the link did not bring the whole main line")
-    # The tab stays open: closing a page with a game on it asks first.
+    reopened = driver.execute_script("return [state.pdn, state.nodes.length]")
+    if reopened != whole or whole[1] != 125:
+        raise Failure(f"the link did not bring the whole game ({reopened[1]} of {whole[1]} nodes):"
+                      f"\n{reopened[0]}")
+    # A link as earlier pages wrote them (one line's moves and the ply shown) still opens.
+    driver.switch_to.new_window("tab")
+    driver.get(url + "#variant=international&moves=32-28%2018-22%2037-32&ply=2")
+    wait(driver, "an earlier link's ply", lambda d: body(d, "ply") == "2")
+    if driver.execute_script("return state.nodes.length") != 4:
+        raise Failure("an earlier link did not bring its three moves")
+    # The tabs stay open: closing a page with a game on it asks first.
     driver.switch_to.window(first_tab)
-    print(f"review: the link ({len(link)} characters) reopens move 20 in a new tab")
+    print(f"review: the link ({len(link)} characters) reopens the whole game at move 20")
 
     # Keyboard only: Tab to the move box, an illegal move refused, a legal one answered.
     # From the first White move of the game from move 21 on that has another legal move.

@@ -11,7 +11,8 @@
   window.review = review;
 
   let pendingLink = readLink();  // a game or position to open once connected
-  let pendingPly = null;         // then the ply to show in it
+  let pendingPly = null;         // then the ply to show in it (links of the main line)
+  let pendingPath = null;        // or the moves from the start to the move to show
   let typed = null;              // a move typed in the box, waiting for its answer
   let playingOn = false;         // "Play on from here": the engine may play inside the game
   let numbersOnPieces = null;    // null: the board's default (on for 12x12)
@@ -233,6 +234,17 @@
       const link = pendingLink;
       pendingLink = null;
       openLink(link);
+    } else if (pendingPath !== null) {
+      const path = pendingPath;
+      pendingPath = null;
+      // Follows the moves through the tree; a move the game does not hold stops there.
+      let at = 0;
+      for (const mv of path) {
+        const next = nodes()[at].children.find((k) => nodes()[k].move === mv);
+        if (next === undefined) break;
+        at = next;
+      }
+      goto(at);
     } else if (pendingPly !== null) {
       const ply = pendingPly;
       pendingPly = null;
@@ -248,6 +260,7 @@
       typed = null;
     }
     pendingPly = null;
+    pendingPath = null;
     target = null;
   };
 
@@ -297,33 +310,32 @@
     showMessage(`saved ${a.download}`);
   };
 
-  // The page's address with the game in its fragment: the variant, the first position, the
-  // moves of the line shown (to its end) and the ply shown.
+  // The page's address with the game in its fragment: the variant, the whole game as PDN (its
+  // tags, variations, comments and marks) and the moves from the start to the move shown.
   review.link = function () {
     const all = nodes();
-    const moves = [];
-    for (let at = state.node; all[at].parent !== null; at = all[at].parent) moves.unshift(all[at].move);
-    const ply = moves.length;
-    for (let at = state.node; all[at].children.length;) {
-      at = all[at].children[0];
-      moves.push(all[at].move);
-    }
+    const path = [];
+    for (let at = state.node; all[at].parent !== null; at = all[at].parent) path.unshift(all[at].move);
     const params = new URLSearchParams();
     params.set('variant', state.variant.name);
-    params.set('fen', state.start_fen);
-    if (moves.length) params.set('moves', moves.join(' '));
-    if (ply < moves.length) params.set('ply', String(ply));
+    params.set('pdn', state.pdn);
+    if (path.length) params.set('at', path.join(' '));
     return `${location.origin}${location.pathname}#${params.toString()}`;
   };
 
+  // A link's game: a whole PDN (`pdn`, shown at the moves `at`), or, as earlier links wrote
+  // it, a first position (`fen`), the moves of one line (`moves`) and the ply shown (`ply`).
   function readLink() {
     if (!location.hash || location.hash.length < 2) return null;
     const params = new URLSearchParams(location.hash.slice(1));
     const variant = params.get('variant');
     if (!variant) return null;
     const ply = Number(params.get('ply'));
+    const at = params.get('at');
     return {
       variant,
+      pdn: params.get('pdn'),
+      at: at ? at.split(' ').filter((m) => m) : [],
       fen: params.get('fen'),
       moves: params.get('moves') || '',
       ply: Number.isInteger(ply) && ply >= 0 && params.has('ply') ? ply : null,
@@ -335,6 +347,12 @@
   }
 
   function openLink(link) {
+    if (link.pdn) {
+      pendingPath = link.at;
+      loadingGame = true;
+      send({ type: 'load', pdn: link.pdn });
+      return;
+    }
     const tags = [`[Variant ${quoted(link.variant)}]`];
     if (link.fen) tags.push(`[FEN ${quoted(link.fen)}]`);
     pendingPly = link.ply;
