@@ -1,9 +1,6 @@
 //! Multi-PV and strength levels through the Hub (`set-param name=multipv`, `name=level`) and
 //! `polydam analyse --multipv`; `polydam play`'s `save`, `resign` and `--time`.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use crate::common::{polydam, Engine};
 
 /// The value of `key=` in a Hub line.
@@ -178,38 +175,11 @@ fn analyse_multipv_prints_a_line_per_move() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--multipv must be from 1 to 64"));
 }
 
-/// Runs `polydam play` with `args` and `input`; returns stdout.
+/// Runs `polydam play` with `args` and `input`, without tables or book; returns stdout.
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = polydam()
-        .arg("play")
-        .args(args)
-        .args([
-            "--ascii",
-            "--weights",
-            "none",
-            "--bb-size",
-            "0",
-            "--no-book",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("polydam starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("input written");
-    let out = child.wait_with_output().expect("polydam finishes");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--bb-size", "0", "--no-book"]);
+    crate::common::play_session(&all, input)
 }
 
 #[test]

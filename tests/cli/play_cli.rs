@@ -2,40 +2,21 @@
 //! Draughts and hex Seesaw against the engine at depth 2 (fixed depth keeps the engine's
 //! answers fast and reproducible).
 
-use std::io::Write;
 use std::process::Stdio;
 
-/// Runs `polydam play --variant V --engine-side black --depth 2 --ascii` with `input` on
-/// stdin; returns stdout after checking the exit status and that nothing panicked.
+/// Runs `polydam play --variant V --engine-side black --depth 2 --ascii` with `extra` options
+/// and `input` on stdin; returns stdout.
 fn play(variant: &str, extra: &[&str], input: &str) -> String {
-    let mut child = crate::common::polydam()
-        .args(["play", "--variant", variant, "--engine-side", "black"])
-        .args(["--depth", "2", "--ascii"])
-        .args(extra)
-        // The tests pin the terminal's behaviour around the engine's replies: the hand
-        // evaluation keeps those replies fixed when shipped weights are retrained.
-        .args(["--weights", "none"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("polydam starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("input written");
-    let out = child.wait_with_output().expect("polydam finishes");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stderr: {stderr}\nstdout:\n{stdout}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stdout
+    let mut args = vec![
+        "--variant",
+        variant,
+        "--engine-side",
+        "black",
+        "--depth",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    crate::common::play_session(&args, input)
 }
 
 /// The boards printed, in order (each from its first rank line to its status line).

@@ -42,6 +42,37 @@ pub fn polydam() -> Command {
     cmd
 }
 
+/// Runs `polydam play ARGS --ascii --weights none` with `input` on stdin (the hand evaluation
+/// keeps the engine's replies fixed when shipped weights are retrained); returns stdout after
+/// checking that it exited with status 0 and did not panic.
+pub fn play_session(args: &[&str], input: &str) -> String {
+    let mut child = polydam()
+        .arg("play")
+        .args(args)
+        .args(["--ascii", "--weights", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("polydam starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    let out = child.wait_with_output().expect("polydam finishes");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {stderr}\nstdout:\n{stdout}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stdout
+}
+
 /// `stderr` without the line [`NO_TABLES_HINT`] starts.
 pub fn without_hint(stderr: &str) -> String {
     stderr
