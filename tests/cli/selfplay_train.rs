@@ -505,8 +505,6 @@ fn intl_pieces(fen: &str) -> u32 {
     n
 }
 
-/// `polydam positions` picks one position a game within the piece range, spreads the counts, keeps
-/// them balanced, writes a book `polydam match --book` reads, and refuses bad options.
 /// The score `polydam analyse` gives `fen` at depth 3, with its output.
 fn depth3_score(fen: &str) -> (f64, String) {
     let o = polydam(&["analyse", "--fen", fen, "--depth", "3", "--hash", "16"]);
@@ -525,6 +523,8 @@ fn depth3_score(fen: &str) -> (f64, String) {
     (score, out)
 }
 
+/// `polydam positions` picks one position a game within the piece range, spreads the counts, keeps
+/// them balanced, writes a book `polydam match --book` reads, and refuses bad options.
 #[test]
 fn positions_picks_balanced_positions_with_few_pieces() {
     let dir = scratch("book");
