@@ -150,7 +150,9 @@ pub fn random_openings<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polydam_engine::diagonal::{rules::International, Diagonal};
+    use polydam_engine::diagonal::rules::{English, International};
+    use polydam_engine::diagonal::Diagonal;
+    use polydam_engine::game::Game;
 
     type Intl = Diagonal<International>;
 
@@ -163,6 +165,31 @@ mod tests {
         assert!(openings[1].moves.is_empty());
         assert_eq!(openings[2].moves.len(), 1);
         assert_eq!(openings[3].moves.len(), 1);
+    }
+
+    /// The ballot deck of English checkers (engine/openings): 156 openings, each three legal
+    /// plies from the start, no two alike, numbered as the ACF numbers them.
+    #[test]
+    fn the_english_three_move_ballots_are_legal_and_distinct() {
+        let text = include_str!("../engine/openings/english-3move.txt");
+        let openings = parse_book::<Diagonal<English>>(text).expect("every ballot is legal");
+        assert_eq!(openings.len(), 156);
+        let mut positions = std::collections::HashSet::new();
+        for o in &openings {
+            assert_eq!(o.moves.len(), 3);
+            let mut record = GameRecord::<Diagonal<English>>::new(o.start);
+            for &mv in &o.moves {
+                record.push(mv);
+            }
+            positions.insert(Diagonal::<English>::fen(record.current()));
+        }
+        assert_eq!(positions.len(), 156, "two ballots reach the same position");
+        let numbers: Vec<usize> = text
+            .lines()
+            .filter_map(|l| l.split("{ACF ").nth(1)?.trim_end_matches('}').parse().ok())
+            .collect();
+        assert_eq!(numbers.len(), 156);
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]) && numbers[155] == 174);
     }
 
     #[test]
