@@ -891,17 +891,24 @@ fn match_against_a_running_dxp_server() {
     let _ = std::fs::remove_file(&dxp_pdn);
 }
 
-/// A DXP follower that accepts every game and then plays `bad` whenever it is its turn.
-fn fake_follower(bad: &'static [u8]) -> u16 {
+/// A DXP follower that accepts every game and then plays `bad` whenever it is its turn; with
+/// `drop_first`, it closes the connection at the first game request instead of answering it.
+fn fake_follower(bad: &'static [u8], drop_first: bool) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("address").port();
     std::thread::spawn(move || {
+        let mut requests = 0;
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
             let mut conn = Connection::new(stream);
             loop {
                 let reply: Vec<Vec<u8>> = match conn.recv(Instant::now() + WAIT) {
+                    Ok(Message::GameReq(_)) if drop_first && requests == 0 => {
+                        requests += 1;
+                        break;
+                    }
                     Ok(Message::GameReq(r)) => {
+                        requests += 1;
                         let acc = Message::GameAcc(GameAcc {
                             follower: "fake".into(),
                             acceptance: Acceptance::Accepted,
@@ -938,7 +945,7 @@ fn a_misbehaving_dxp_engine_forfeits_every_game() {
             "malformed message 'M00x0010200': MOVE time '00x0'",
         ),
     ] {
-        let port = fake_follower(bad);
+        let port = fake_follower(bad, false);
         let (out, _) = run_match(&[
             "--engine",
             &polydam_hub(),
@@ -961,6 +968,41 @@ fn a_misbehaving_dxp_engine_forfeits_every_game() {
             );
         }
     }
+}
+
+#[test]
+fn a_game_lost_by_a_crash_before_the_first_move_is_played_again() {
+    let port = fake_follower(b"M0000010200\0", true);
+    let (out, err) = run_match(&[
+        "--engine",
+        &polydam_hub(),
+        "--engine",
+        &format!("dxp:127.0.0.1:{port}"),
+        "--name",
+        "2:fake",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "-q",
+    ]);
+    // The first attempt of game 1 is not counted: the game is played again and the fake's
+    // illegal move decides it, as it decides game 2.
+    assert!(out.contains("Polydam vs fake: +2 =0 -0"), "{out}");
+    assert!(out.contains("forfeits: 2\n"), "{out}");
+    assert!(
+        out.contains("game 1: fake loses: illegal move 1-2"),
+        "{out}"
+    );
+    assert!(out.contains("played again: 1\n"), "{out}");
+    assert!(
+        out.contains("  game 1: fake failed before the first move: crashed (connection lost"),
+        "{out}"
+    );
+    assert!(
+        err.contains("; played again: fake failed before the first move (crashed"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -46,6 +46,11 @@ pub(super) struct Finished {
     pub worst_margin: Option<(f64, usize)>,
     /// Seconds White and Black spent on their moves.
     pub used: [f64; 2],
+    /// Plies the engines played after the opening.
+    pub engine_plies: usize,
+    /// When a first attempt was lost by a crash before any move and the game played again:
+    /// the engine that failed then and why.
+    pub replayed: Option<(usize, String)>,
 }
 
 impl Finished {
@@ -224,8 +229,30 @@ fn ensure_started<'e>(
 }
 
 /// Plays one job with a worker's engines. An engine that cannot be started forfeits; one that
-/// crashed or was killed is dropped, to be restarted for its next game.
+/// crashed or was killed is dropped, to be restarted for its next game. A game lost by a crash
+/// before any engine moved (a start-up failure, not play: a DXP server resetting its first
+/// connection) is played once more with the engine restarted, and the replay is reported.
 fn play_game(setup: &Setup<'_>, job: Job, engines: &mut [Option<Player>]) -> Finished {
+    let first = play_once(setup, job, engines);
+    match &first.forfeit {
+        Some((who, why)) if first.engine_plies == 0 && is_start_failure(why) => {
+            let replayed = (*who, why.clone());
+            let mut again = play_once(setup, job, engines);
+            again.replayed = Some(replayed);
+            again
+        }
+        _ => first,
+    }
+}
+
+/// Whether a forfeit's reason is a failure to start or a crash (not a move, a refusal or the
+/// clock): worth one more try when it came before the first move.
+fn is_start_failure(why: &str) -> bool {
+    why.starts_with("crashed") || why.starts_with("could not be started")
+}
+
+/// [`play_game`]'s one attempt.
+fn play_once(setup: &Setup<'_>, job: Job, engines: &mut [Option<Player>]) -> Finished {
     for (side, who) in [(Side::White, job.white), (Side::Black, job.black)] {
         if let Err(why) = ensure_started(engines, setup.specs, who, setup.variant, setup.timeout) {
             return forfeited(job, side, format!("could not be started ({why})"));
@@ -252,6 +279,8 @@ fn play_game(setup: &Setup<'_>, job: Job, engines: &mut [Option<Player>]) -> Fin
         pdn_moves: end.pdn_moves,
         worst_margin: end.worst_margin.map(|(m, side)| (m, player(job, side))),
         used: end.used,
+        engine_plies: end.engine_plies,
+        replayed: None,
     }
 }
 
@@ -276,5 +305,7 @@ fn forfeited(job: Job, side: Side, why: String) -> Finished {
         pdn_moves: Vec::new(),
         worst_margin: None,
         used: [0.0; 2],
+        engine_plies: 0,
+        replayed: None,
     }
 }

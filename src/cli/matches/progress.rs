@@ -76,6 +76,12 @@ impl<'a> Progress<'a> {
                 done.used[0], done.used[1]
             ));
         }
+        if let Some((who, why)) = &done.replayed {
+            line.push_str(&format!(
+                "; played again: {} failed before the first move ({why})",
+                names[*who]
+            ));
+        }
         if self.show_bar {
             self.bar.inc(1);
             // The line says the forfeit too: its termination is "SIDE forfeits: WHY".

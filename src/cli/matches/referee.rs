@@ -39,6 +39,9 @@ pub struct GameEnd {
     pub worst_margin: Option<(f64, Side)>,
     /// Seconds each side (by [`Side::index`]) spent on its moves.
     pub used: [f64; 2],
+    /// Plies the engines played after the opening: 0 when the game ended before its first
+    /// move.
+    pub engine_plies: usize,
 }
 
 /// How every loss on time's reason begins, so that the report can tell them apart.
@@ -170,9 +173,11 @@ pub fn play_game<G: Game>(
 fn play_started(started: Started, players: [&mut Player; 2], config: &RefereeConfig) -> GameEnd {
     let mut tally = ClockTally::default();
     let [white, black] = players;
+    let opening_plies = started.pdn_moves.len();
     let mut end = referee_moves(started, [&mut *white, &mut *black], config, &mut tally);
     end.worst_margin = tally.worst_margin;
     end.used = tally.used;
+    end.engine_plies = end.pdn_moves.len().saturating_sub(opening_plies);
     for (side, player) in [(Side::White, white), (Side::Black, black)] {
         if !end.restart[side.index()] && !player.game_over(end.result, side) {
             end.restart[side.index()] = true;
@@ -220,6 +225,7 @@ fn referee_moves(
             pdn_moves,
             worst_margin: None,
             used: [0.0; 2],
+            engine_plies: 0,
         }
     };
     let ended = |result, termination, pdn_moves| GameEnd {
@@ -230,6 +236,7 @@ fn referee_moves(
         pdn_moves,
         worst_margin: None,
         used: [0.0; 2],
+        engine_plies: 0,
     };
 
     for side in [Side::White, Side::Black] {

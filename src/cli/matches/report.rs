@@ -40,6 +40,7 @@ pub(super) fn text(s: &Summary) -> String {
         }
     }
     report.push_str(&forfeit_lines(s));
+    report.push_str(&replay_lines(s));
     report.push_str(&margin_line(s));
     report.push_str(&time_used_line(s));
     report.push_str(&endings_line(s.finished));
@@ -233,6 +234,27 @@ fn forfeit_lines(s: &Summary) -> String {
                 f.job.number, s.names[*who]
             ));
         }
+    }
+    lines
+}
+
+/// `played again: N`, then a line per game whose first attempt an engine lost by failing
+/// before the first move; nothing when there is none.
+fn replay_lines(s: &Summary) -> String {
+    let replayed: Vec<(usize, &(usize, String))> = s
+        .finished
+        .values()
+        .filter_map(|f| f.replayed.as_ref().map(|r| (f.job.number, r)))
+        .collect();
+    if replayed.is_empty() {
+        return String::new();
+    }
+    let mut lines = format!("played again: {}\n", replayed.len());
+    for (game, (who, why)) in replayed {
+        lines.push_str(&format!(
+            "  game {game}: {} failed before the first move: {why}\n",
+            s.names[*who]
+        ));
     }
     lines
 }
