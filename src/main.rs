@@ -72,6 +72,10 @@ enum Command {
     /// Write balanced start positions with few pieces (8 to 12 by default), picked from
     /// selfplay games and checked by a search: openings for matches that reach the endgame.
     Positions(Box<cli::positions::PositionsOptions>),
+    /// Write a deck of balanced openings for matches: every distinct position a few plies
+    /// from the start that a search finds balanced, as moves from the start (see
+    /// docs/match.md).
+    Openings(Box<cli::openings::OpeningsOptions>),
     /// The opening book: grow it by the engine's own search, merge shards, show it (see
     /// docs/book.md).
     #[command(subcommand)]
@@ -146,6 +150,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Selfplay(o) => cli::selfplay::run_selfplay(&o, &mut out),
         Command::Train(o) => cli::train::run_train(&o, &mut out),
         Command::Positions(o) => cli::positions::run_positions(&o, &mut out),
+        Command::Openings(o) => cli::openings::run_openings(&o, &mut out),
         Command::Book(cmd) => cli::book::run_book(&cmd, &mut out),
         Command::Egtb(cmd) => cli::egtb::run_egtb(&cmd, &mut out),
         Command::Serve(opts) => cli::serve::run_serve(&opts, &mut out),

@@ -7,6 +7,7 @@ pub mod book;
 pub mod dxp;
 pub mod egtb;
 pub mod matches;
+pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod positions;

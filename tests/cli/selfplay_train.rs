@@ -23,6 +23,11 @@ fn text(path: &Path) -> String {
     std::fs::read_to_string(path).expect("output file")
 }
 
+/// The command of a `polydam hub` engine for `polydam match`.
+fn hub() -> String {
+    format!("\"{}\" hub", env!("CARGO_BIN_EXE_polydam"))
+}
+
 /// Runs a small selfplay (depth 2) and returns its summary.
 fn selfplay(out: &Path, seed: &str, games: &str, max_plies: &str, threads: &str) -> String {
     let out = out.to_str().expect("utf-8 path");
@@ -590,5 +595,73 @@ fn positions_picks_balanced_positions_with_few_pieces() {
     let o = run(&[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `polydam openings` writes a deck of distinct balanced openings that `polydam match --book`
+/// plays, and refuses bad options.
+#[test]
+fn openings_writes_a_deck_of_balanced_openings_match_plays() {
+    let dir = scratch("deck");
+    let deck = dir.join("russian.txt");
+    let deck_arg = deck.to_str().expect("utf-8");
+    let o = polydam(&[
+        "openings", "-v", "russian", "--plies", "2", "--depth", "4", "-o", deck_arg, "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.contains(" positions 49 sequences 49 "), "{summary}");
+    let written = text(&deck);
+    assert!(
+        written.starts_with("# polydam openings variant=russian plies=2 max-score=0.3 depth=4"),
+        "{written}"
+    );
+    let lines: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!lines.is_empty() && lines.len() <= 49, "{written}");
+    assert!(
+        summary.starts_with(&format!("openings {} ", lines.len())),
+        "{summary}"
+    );
+    for line in &lines {
+        // `c3-d4 f6-g5 {+0.05}`: two moves and a score within the bound.
+        let (moves, score) = line.split_once(" {").expect("a score");
+        assert_eq!(moves.split(' ').count(), 2, "{line}");
+        let score: f64 = score.trim_end_matches('}').parse().expect("a number");
+        assert!(score.abs() <= 0.3, "{line}");
+    }
+    // The deck is a book the referee reads: two games from its first opening.
+    let o = polydam(&[
+        "match",
+        "-v",
+        "russian",
+        "--engine",
+        &hub(),
+        "--engine",
+        &hub(),
+        "--book",
+        deck_arg,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("forfeits: 0"));
+    // Bad options are refused with a message, and the deck is left as it was.
+    for (args, message) in [
+        (&["--plies", "0"][..], "--plies must be from 1 to 6"),
+        (&["--plies", "7"], "--plies must be from 1 to 6"),
+        (&["--max-score=-1"], "--max-score must be"),
+        (&["-v", "nonsense"], "nonsense"),
+    ] {
+        let mut all = vec!["openings", "-o", deck_arg, "-q"];
+        all.extend_from_slice(args);
+        let o = polydam(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    assert_eq!(text(&deck), written);
     std::fs::remove_dir_all(&dir).ok();
 }
