@@ -12,6 +12,7 @@ mod egtb_cli;
 mod hostile_files;
 mod hub_bad_input;
 mod match_cli;
+mod opening_decks;
 mod play_cli;
 mod selfplay_train;
 mod transcripts;
