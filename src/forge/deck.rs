@@ -9,6 +9,7 @@
 //! spec's depth (one thread, a fresh table) and kept when its score is within the bound. The
 //! deck depends only on the variant, the spec and the weights.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use polydam_engine::game::{Duplicates, Game, MoveStyle};
@@ -65,15 +66,9 @@ pub fn build<G: Game>(
     spec: &DeckSpec,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Deck, DeckError> {
-    let mut found: Vec<(Vec<String>, G::Position)> = Vec::new();
-    let mut sequences = 0usize;
-    walk::<G>(
-        G::start(),
-        spec.plies,
-        &mut Vec::new(),
-        &mut found,
-        &mut sequences,
-    );
+    let mut found = Found::<G>::default();
+    walk::<G>(G::start(), spec.plies, &mut Vec::new(), &mut found);
+    let (found, sequences) = (found.lines, found.sequences);
     let mut searcher =
         Searcher::<G>::try_new(spec.hash_mib, 1).map_err(|e| DeckError(e.to_string()))?;
     let control = SearchControl::new();
@@ -101,23 +96,36 @@ pub fn build<G: Game>(
     })
 }
 
+/// What a walk found: each new position with its path, in walking order, the positions by
+/// key (hundreds of thousands at six plies: a look-up, not a scan), and the sequences.
+struct Found<G: Game> {
+    lines: Vec<(Vec<String>, G::Position)>,
+    by_key: HashMap<u64, Vec<usize>>,
+    sequences: usize,
+}
+
+impl<G: Game> Default for Found<G> {
+    fn default() -> Self {
+        Found {
+            lines: Vec::new(),
+            by_key: HashMap::new(),
+            sequences: 0,
+        }
+    }
+}
+
 /// Walks the sequences of `plies` more plies from `pos` (reached by `path`), adding each
-/// position not yet in `found` with its path and counting every sequence in `sequences`.
-fn walk<G: Game>(
-    pos: G::Position,
-    plies: u32,
-    path: &mut Vec<String>,
-    found: &mut Vec<(Vec<String>, G::Position)>,
-    sequences: &mut usize,
-) {
+/// position not yet in `found` with its path and counting every sequence.
+fn walk<G: Game>(pos: G::Position, plies: u32, path: &mut Vec<String>, found: &mut Found<G>) {
     if G::decided(&pos).is_some() || !G::has_move(&pos) {
         return;
     }
     if plies == 0 {
-        *sequences += 1;
-        // Openings are few (thousands at most): a linear look-up keeps the walking order.
-        if !found.iter().any(|(_, p)| *p == pos) {
-            found.push((path.clone(), pos));
+        found.sequences += 1;
+        let same_key = found.by_key.entry(G::hash(&pos)).or_default();
+        if !same_key.iter().any(|&i| found.lines[i].1 == pos) {
+            same_key.push(found.lines.len());
+            found.lines.push((path.clone(), pos));
         }
         return;
     }
@@ -130,7 +138,7 @@ fn walk<G: Game>(
     texts.sort_by(|a, b| a.0.cmp(&b.0));
     for (text, mv) in texts {
         path.push(text);
-        walk::<G>(G::play(&pos, &mv), plies - 1, path, found, sequences);
+        walk::<G>(G::play(&pos, &mv), plies - 1, path, found);
         path.pop();
     }
 }
