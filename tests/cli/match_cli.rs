@@ -781,8 +781,11 @@ fn slices_of_a_match_play_its_games() {
         let mut args = common.to_vec();
         args.extend(["--games", "2", "--first-game", first]);
         args.extend(["--pdn", part.to_str().unwrap()]);
-        let (out, _) = run_ok(&args);
+        let (out, err) = run_ok(&args);
         assert!(out.contains("pdn: 2 games written"), "{out}");
+        // Each game line counts to the slice's last game, not to the slice's length.
+        let last = first.parse::<usize>().unwrap() + 1;
+        assert!(err.contains(&format!("game {last}/{last}: ")), "{err}");
         pieces.push_str(&read(&part));
     }
     assert!(pieces.contains("[Round \"5\"]"), "{pieces}");

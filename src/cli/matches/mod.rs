@@ -82,7 +82,8 @@ fn run_games<W: Write>(
         job.config.time_control,
         Some(settings::TimeControl::Clock { .. })
     );
-    let progress = Progress::new(variant.0, &names, jobs.len(), o.quiet, clock);
+    let counts = (jobs.len(), skip + jobs.len());
+    let progress = Progress::new(variant.0, &names, counts, o.quiet, clock);
     let name = variant.0;
     let mut pdn_log = PdnLog::create(o.pdn.as_deref(), variant, starts, &names, skip)?;
     let setup = games::Setup {

@@ -21,8 +21,9 @@ pub(super) struct Progress<'a> {
     bar: ProgressBar,
     /// Whether the bar is shown (`--quiet` off and stderr a terminal); else a line per game.
     show_bar: bool,
-    /// Games in the match.
-    total: usize,
+    /// The last game's number, which each game line counts to: a match resumed with
+    /// `--first-game` still says `game 260/312`, not `game 260/54`.
+    last: usize,
     /// The engines' names.
     names: &'a [String],
     /// The variant, for the result's notation.
@@ -32,11 +33,11 @@ pub(super) struct Progress<'a> {
 }
 
 impl<'a> Progress<'a> {
-    /// The progress of a match of `total` games.
+    /// The progress of a run of `total` games, the last of them numbered `last`.
     pub fn new(
         variant: &'a str,
         names: &'a [String],
-        total: usize,
+        (total, last): (usize, usize),
         quiet: bool,
         clock: bool,
     ) -> Self {
@@ -50,7 +51,7 @@ impl<'a> Progress<'a> {
         Progress {
             bar,
             show_bar,
-            total,
+            last,
             names,
             variant,
             clock,
@@ -63,7 +64,7 @@ impl<'a> Progress<'a> {
         let (n, names) = (done.job.number, self.names);
         let mut line = format!(
             "game {n}/{}: {} - {} {} ({})",
-            self.total,
+            self.last,
             names[done.job.white],
             names[done.job.black],
             pdn::result_text(self.variant, done.result),
