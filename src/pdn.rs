@@ -4,7 +4,8 @@
 //! reads and writes its game, and a book line's moves ([`crate::openings::parse_book`]) are read
 //! as PDN movetext.
 //!
-//! Written tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black`, `Result`
+//! Written tags: `Event`, `Site`, `Date`, `Round` (the game number), `White`, `Black` (the first
+//! player's name under `Black` in the games where Black moves first, see [`player_tags`]), `Result`
 //! (`*` for a game that did not finish), then `GameType` for the variants PDN numbers or
 //! `Variant` otherwise, `FEN` when the game does not start from the variant's start position (or
 //! when its GameType is another game's, as Frysk! is written as Frisian), and `Termination`
@@ -54,9 +55,9 @@ pub struct PdnGame {
     pub round: usize,
     /// Date as `YYYY.MM.DD`.
     pub date: String,
-    /// White's name.
+    /// The first player's name (White's, or Black's where Black moves first).
     pub white: String,
-    /// Black's name.
+    /// The second player's name.
     pub black: String,
     /// The result, or `None` for a game that did not finish (written `*`).
     pub result: Option<PdnResult>,
@@ -68,6 +69,16 @@ pub struct PdnGame {
     pub moves: Vec<String>,
     /// Whether the first move is the second player's (numbered `1...`).
     pub second_player_starts: bool,
+}
+
+/// The tags that name the first and the second player of `variant`: `White`, `Black`, except
+/// in the games where Black moves first (English and Pool checkers, whose start position's FEN
+/// has Black to move), written as checkers programs write them: `Black` for the first player.
+pub fn player_tags(variant: &str) -> [&'static str; 2] {
+    match lookup(variant) {
+        Ok(v) if (v.start_fen)().starts_with('B') => ["Black", "White"],
+        _ => ["White", "Black"],
+    }
 }
 
 /// The PDN `GameType` tag value of a variant (its registry row's), when PDN numbers it.
@@ -152,8 +163,10 @@ pub fn write_game_tree(game: &PdnGame, tags: &[(String, String)], line: &PdnLine
     tag(&mut out, "Site", kept("Site").unwrap_or(&game.site));
     tag(&mut out, "Date", kept("Date").unwrap_or(&game.date));
     tag(&mut out, "Round", kept("Round").unwrap_or(&round));
-    tag(&mut out, "White", kept("White").unwrap_or(&game.white));
-    tag(&mut out, "Black", kept("Black").unwrap_or(&game.black));
+    // The first player's tag first: `Black` in the games where Black moves first.
+    let [first, second] = player_tags(&game.variant);
+    tag(&mut out, first, kept(first).unwrap_or(&game.white));
+    tag(&mut out, second, kept(second).unwrap_or(&game.black));
     tag(&mut out, "Result", result);
     match game_type(&game.variant) {
         Some(value) => tag(&mut out, "GameType", &value),
@@ -755,6 +768,45 @@ mod tests {
         });
         assert!(text.contains("[Result \"*\"]\n"), "{text}");
         assert!(text.ends_with("\n1... a 2. b *\n\n"), "{text}");
+    }
+
+    /// In English and Pool checkers Black moves first: the first player's name goes under
+    /// `Black`, tagged first, as checkers programs write it; the result token is unchanged.
+    #[test]
+    fn the_first_player_is_black_where_black_moves_first() {
+        let black_first: Vec<&str> = VARIANTS
+            .iter()
+            .map(|v| v.name)
+            .filter(|name| player_tags(name) == ["Black", "White"])
+            .collect();
+        assert_eq!(black_first, ["pool", "english"]);
+        let game = PdnGame {
+            event: "polydam match".into(),
+            site: "?".into(),
+            variant: "english".into(),
+            round: 1,
+            date: "2026.12.07".into(),
+            white: "first".into(),
+            black: "second".into(),
+            result: Some(PdnResult::WhiteWins),
+            fen: None,
+            termination: "white has no pieces left".into(),
+            moves: vec!["11-15".into()],
+            second_player_starts: false,
+        };
+        let text = write_game(&game);
+        assert!(
+            text.contains("[Black \"first\"]\n[White \"second\"]\n[Result \"1-0\"]\n"),
+            "{text}"
+        );
+        let text = write_game(&PdnGame {
+            variant: "russian".into(),
+            ..game
+        });
+        assert!(
+            text.contains("[White \"first\"]\n[Black \"second\"]\n[Result \"2-0\"]\n"),
+            "{text}"
+        );
     }
 
     /// A name from a DXP peer may hold anything: each tag stays one line, and reading it back
