@@ -227,7 +227,15 @@ fn analyse_explains_its_score_and_writes_pdn_moves() {
     let o = run(&["analyse", "-v", "russian", "-d", "2"]);
     let hub = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(hub.contains("bestmove 21-17 ponder 9-13"), "{hub}");
+    // The best move and its reply, as the Hub numbers them (the engine's choice, whatever the
+    // weights make it): the `--pdn` run below must name the same squares on the a-h board.
+    let best = hub
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line");
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert_eq!(words.get(1), Some(&"ponder"), "{hub}");
+    let (best, ponder) = (words[0], words[2]);
     assert!(hub.starts_with("# score: men"), "{hub}");
     assert!(hub.contains("side to move (white)"), "{hub}");
     assert!(
@@ -237,8 +245,26 @@ fn analyse_explains_its_score_and_writes_pdn_moves() {
     let o = run(&["analyse", "-v", "russian", "-d", "2", "--pdn"]);
     let pdn = text(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(pdn.contains("pv a3-b4 b6-a5"), "{pdn}");
-    assert!(pdn.contains("bestmove a3-b4 ponder b6-a5"), "{pdn}");
+    let (best, ponder) = (algebraic(best), algebraic(ponder));
+    assert!(pdn.contains(&format!("pv {best} {ponder}")), "{pdn}");
+    assert!(
+        pdn.contains(&format!("bestmove {best} ponder {ponder}")),
+        "{pdn}"
+    );
+}
+
+/// A quiet 8x8 move in Hub numbers (`21-17`: squares 1-32 row by row from a8's row, the dark
+/// squares only) written on the a-h board (`a3-b4`), as Russian PDN writes it.
+fn algebraic(hub_move: &str) -> String {
+    let square = |n: &str| {
+        let n: u32 = n.parse().expect("a square number");
+        let row = (n - 1) / 4;
+        // Rows from the top: the even ones start on b, the odd ones on a.
+        let file = 2 * ((n - 1) % 4) + u32::from(row.is_multiple_of(2));
+        format!("{}{}", (b'a' + file as u8) as char, 8 - row)
+    };
+    let (from, to) = hub_move.split_once('-').expect("a quiet move");
+    format!("{}-{}", square(from), square(to))
 }
 
 // ------------------------------------------------------------------ 6: play on a terminal
