@@ -76,8 +76,17 @@ pub struct PdnGame {
 /// has Black to move), written as checkers programs write them: `Black` for the first player.
 pub fn player_tags(variant: &str) -> [&'static str; 2] {
     match lookup(variant) {
-        Ok(v) if (v.start_fen)().starts_with('B') => ["Black", "White"],
+        Ok(v) if first_colour((v.start_fen)().as_str()) == "Black" => ["Black", "White"],
         _ => ["White", "Black"],
+    }
+}
+
+/// The colour that moves first from a start position written as a PDN FEN: its side letter.
+pub fn first_colour(start_fen: &str) -> &'static str {
+    if start_fen.starts_with('B') {
+        "Black"
+    } else {
+        "White"
     }
 }
 

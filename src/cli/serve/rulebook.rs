@@ -469,14 +469,6 @@ fn white_men(fen: &str) -> usize {
         .sum()
 }
 
-fn first_player(fen: &str) -> &'static str {
-    if fen.starts_with('B') {
-        "Black"
-    } else {
-        "White"
-    }
-}
-
 /// The board, men, kings, captures, promotion and end of a diagonal game, from its sheet.
 fn diagonal_rules(
     s: &DiagonalSheet,
@@ -504,7 +496,7 @@ fn diagonal_rules(
         format!(
             "Start: {men} men each, `{}`. {} moves first.",
             info.start_fen,
-            first_player(info.start_fen)
+            crate::pdn::first_colour(info.start_fen)
         ),
     );
     if info.algebraic {
