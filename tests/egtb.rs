@@ -11,6 +11,7 @@ use std::sync::Arc;
 use polydam::forge::egtb::build::build;
 use polydam::forge::egtb::job::BuildOptions;
 use polydam::forge::egtb::verify::verify;
+use polydam_engine::diagonal::eval::hand_evaluate;
 use polydam_engine::diagonal::rules::{
     Breakthrough, Constitutional, Dbc, DbcKillerLight, English, International, Russian,
 };
@@ -320,6 +321,83 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
     assert_eq!(value(&t, "W:Wg5,Kc1:Bg6,Kf7"), Wdl::Win);
     assert_eq!(value(&t, "W:Wb5,Kf1:Bb6,Kc7"), Wdl::Win);
     assert_eq!(value(&t, "W:Wc3,Kd4:Bf6,Kb7"), Wdl::Draw);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The squares of a PDN FEN's pieces, the side to move's first: `W:WK30-32:BK29` gives
+/// `([30, 31, 32], [29])`.
+fn fen_squares(fen: &str) -> (Vec<u32>, Vec<u32>) {
+    let mut sides = [Vec::new(), Vec::new()];
+    for part in fen.split(':').skip(1) {
+        let (colour, list) = part.split_at(1);
+        let side = usize::from(colour != &fen[..1]);
+        for item in list.split(',').filter(|i| !i.is_empty()) {
+            let item = item.trim_start_matches('K');
+            let (a, b) = item.split_once('-').unwrap_or((item, item));
+            let (a, b): (u32, u32) = (a.parse().expect("square"), b.parse().expect("square"));
+            sides[side].extend(a..=b);
+        }
+    }
+    let [us, them] = sides;
+    (us, them)
+}
+
+/// Russian: three kings against one draw while the lone king has the main road (a1-h8:
+/// squares 29, 25, 22, 18, 15, 11, 8, 4) to itself and win once one of the three stands on
+/// it (Petrov's triangle); the hand evaluation judges both as the tables do.
+#[test]
+fn egtb_russian_three_kings_against_one_and_the_main_road() {
+    type Ru = Diagonal<Russian>;
+    let dir = temp_dir("russian-road");
+    build_and_verify::<Ru>(&dir, 4, &[Material::new(0, 3, 0, 1)]);
+    let t = tables::<Ru>(&dir, 4);
+    let road = [29, 25, 22, 18, 15, 11, 8, 4];
+    let board = <Ru as TableGame>::board();
+    let idx = SliceIndex::new(board, Material::new(0, 3, 0, 1));
+    // [positions, wins] with the road the lone king's alone, and with an attacker on it.
+    let (mut held, mut lost) = ([0u64; 2], [0u64; 2]);
+    let (mut worst_held, mut worst_lost) = (String::new(), String::new());
+    let (mut held_eval, mut lost_eval) = (i32::MIN, i32::MAX);
+    for i in 0..idx.size {
+        let Some(p) = idx.unrank(board, i) else {
+            continue;
+        };
+        let pos = Ru::position_of(&p);
+        if Ru::has_capture(&pos) {
+            continue;
+        }
+        let fen = Ru::fen(&pos);
+        let (us, them) = fen_squares(&fen);
+        let win = u64::from(t.value(&pos) == Some(Wdl::Win));
+        let eval = hand_evaluate::<Russian>(&pos);
+        if road.contains(&them[0]) && !us.iter().any(|s| road.contains(s)) {
+            held[0] += 1;
+            held[1] += win;
+            if eval.abs() > held_eval {
+                (held_eval, worst_held) = (eval.abs(), fen);
+            }
+        } else if us.iter().any(|s| road.contains(s)) {
+            lost[0] += 1;
+            lost[1] += win;
+            if eval < lost_eval {
+                (lost_eval, worst_lost) = (eval, fen);
+            }
+        }
+    }
+    assert!(
+        held[0] > 1000 && held[1] * 100 < held[0] * 5,
+        "the road the lone king's: {} wins of {}",
+        held[1],
+        held[0]
+    );
+    assert!(
+        lost[0] > 10_000 && lost[1] * 100 > lost[0] * 95,
+        "an attacker on the road: {} wins of {}",
+        lost[1],
+        lost[0]
+    );
+    assert!(held_eval < 100, "held, judged {held_eval}: {worst_held}");
+    assert!(lost_eval > 300, "lost, judged {lost_eval}: {worst_lost}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -5,11 +5,11 @@
 //! both sides at a fixed depth, wins the game with the referee applying every draw rule (the
 //! 5- and 16-move endgame limits included).
 
-use polydam_engine::diagonal::eval::lone_king_holds_against;
+use polydam_engine::diagonal::eval::{lone_king_holds_against, main_road_decides};
 use polydam_engine::diagonal::rules::{
     Constitutional, Dbc, DbcKillerLight, International, DBC, INTERNATIONAL,
 };
-use polydam_engine::diagonal::rules::{CONSTITUTIONAL, DBC_KILLER_LIGHT};
+use polydam_engine::diagonal::rules::{BRAZILIAN, CONSTITUTIONAL, DBC_KILLER_LIGHT, RUSSIAN};
 use polydam_engine::diagonal::Diagonal;
 use polydam_engine::game::{Game, MoveStyle, Outcome, Side};
 use polydam_engine::record::GameRecord;
@@ -115,6 +115,10 @@ fn the_evaluation_knows_which_lone_king_endings_are_won() {
     assert_eq!(lone_king_holds_against(&DBC), 3);
     assert_eq!(lone_king_holds_against(&CONSTITUTIONAL), 1);
     assert_eq!(lone_king_holds_against(&DBC_KILLER_LIGHT), 2);
+    // On 8x8 the lone king holds against three on the main road only.
+    assert_eq!(lone_king_holds_against(&RUSSIAN), 3);
+    assert!(main_road_decides(&RUSSIAN) && main_road_decides(&BRAZILIAN));
+    assert!(!main_road_decides(&INTERNATIONAL) && !main_road_decides(&DBC));
     // The evaluation sees the won ending as clearly better than the held one.
     let won = Diagonal::<Constitutional>::parse_position("W:WK2,K25:BK28").expect("parses");
     let held = Diagonal::<International>::parse_position("W:WK2,K25:BK28").expect("parses");

@@ -25,8 +25,8 @@ use crate::learn::weights::Base;
 mod weights;
 
 pub use weights::{
-    king_value_percent, lone_king_holds_against, weights, Weights, ANTIDRAUGHTS, BREAKTHROUGH,
-    EIGHT_FLYING, EIGHT_SHORT, FRISIAN, TEN_FLYING, THAI, TWELVE_FLYING,
+    king_value_percent, lone_king_holds_against, main_road_decides, weights, Weights, ANTIDRAUGHTS,
+    BREAKTHROUGH, EIGHT_FLYING, EIGHT_SHORT, FRISIAN, TEN_FLYING, THAI, TWELVE_FLYING,
 };
 
 /// Masks of one board, built at compile time (as `u128`: the word of a narrower board reads
@@ -40,6 +40,8 @@ struct Masks {
     advanced: [u128; 2],
     /// `[side][bit]`: the rows a man of `side` on `bit` still has to go.
     to_go: [[u8; 128]; 2],
+    /// The long diagonal from the bottom-left corner to the top-right one (a1-h8 on 8x8).
+    main_road: u128,
 }
 
 const fn advance_row_of(g: Geometry, side: usize, a: u32) -> u128 {
@@ -63,6 +65,7 @@ const fn build_masks(g: Geometry) -> Masks {
     }
     let width = 2 * g.half;
     let mut centre = 0u128;
+    let mut main_road = 0u128;
     let mut s = 0;
     while s < g.squares() {
         let (r, f) = g.row_file(s);
@@ -70,6 +73,9 @@ const fn build_masks(g: Geometry) -> Masks {
         let b = 1u128 << bit;
         if (r == g.rows / 2 - 1 || r == g.rows / 2) && f >= 2 && f + 3 <= width {
             centre |= b;
+        }
+        if r + f == g.rows - 1 {
+            main_road |= b;
         }
         s += 1;
     }
@@ -94,6 +100,7 @@ const fn build_masks(g: Geometry) -> Masks {
         centre,
         advanced,
         to_go,
+        main_road,
     }
 }
 
@@ -405,6 +412,13 @@ fn runaways<R: Rules>(side: Side, candidates: R::Bits, occupied: R::Bits) -> R::
     candidates & !shadow
 }
 
+/// Whether a king of `side` stands on the main road.
+#[inline(always)]
+fn on_main_road<R: Rules>(pos: &Position<R::Bits>, side: Side, m: &Masks) -> bool {
+    let road = R::Bits::from_wide(m.main_road);
+    !(pos.pieces[side.index()] & pos.kings & road).is_empty()
+}
+
 /// Bonus for a won kings-only ending against a lone king: a clear advantage, so that trading
 /// into it is welcome.
 const LONE_KING_WIN: i32 = 300;
@@ -469,7 +483,18 @@ pub fn hand_evaluate<R: Rules>(pos: &Position<R::Bits>) -> i32 {
         let limit = lone_king_holds_against(&R::SHEET);
         if limit > 0 && diff != 0 {
             let (strong, weak) = if diff > 0 { (&us, &them) } else { (&them, &us) };
-            if weak.kings > 0 && strong.men + strong.kings <= limit {
+            let strong_side = if diff > 0 {
+                pos.side
+            } else {
+                pos.side.opponent()
+            };
+            // On 8x8 a lone king loses to three once an attacking king stands on the main road.
+            let road_lost = main_road_decides(&R::SHEET)
+                && weak.kings == 1
+                && weak.men == 0
+                && strong.men + strong.kings == limit
+                && on_main_road::<R>(pos, strong_side, m);
+            if weak.kings > 0 && strong.men + strong.kings <= limit && !road_lost {
                 score /= 8;
             } else if weak.kings == 1 && weak.men == 0 && strong.men == 0 {
                 let sign = if diff > 0 { 1 } else { -1 };
@@ -513,7 +538,13 @@ mod tests {
             "B:W28,32,33,34,K45:B3,12,13,K17,19",
             "W:W6,K30:B44,45",
         ]);
-        check_symmetry::<Russian>(&["W:W21-32:B1-12", "B:WK5,22,25:B10,K27"]);
+        check_symmetry::<Russian>(&[
+            "W:W21-32:B1-12",
+            "B:WK5,22,25:B10,K27",
+            "W:WK29,K30,K31:BK21",
+            "B:WK21:BK29,K30,K31",
+            "W:WK4:BK30,K31,K32",
+        ]);
         check_symmetry::<English>(&["B:W21-32:B1-12", "W:WK5,22:B10,K27,26"]);
         check_symmetry::<Canadian>(&["W:W43-72:B1-30", "B:WK5,40,45:B10,K27,33"]);
         check_symmetry::<Frisian>(&["W:W31-50:B1-20", "B:W28,32,33,34,K45:B3,12,13,K17,19"]);

@@ -194,8 +194,10 @@ pub const fn king_value_percent(sheet: &RuleSheet) -> i32 {
 /// The largest number of pieces a lone defending king usually holds a draw against, when the
 /// attackers have nothing else (a guide for the evaluation; the search finds the actual wins).
 ///
-/// With flying kings, International's lone king on the long diagonal holds against three
-/// (on 8x8 against two; Canadian's 12x12 board is taken to be like 10x10, not measured).
+/// With flying kings, International's lone king on the long diagonal holds against three;
+/// so does the 8x8 one on the main road (a1-h8), but there the attackers win once one of
+/// their kings stands on the road (see [`main_road_decides`]).
+/// Canadian's 12x12 board is taken to be like 10x10, not measured.
 /// Each halt rule lets the attacker sacrifice a king so that the lone king's capture must stop
 /// right behind it, on a square where it is taken: against one extra piece when any capture of
 /// a king halts (Killer, `dbc-killer`), against two more when only multiple captures halt
@@ -215,7 +217,7 @@ pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
         return 1;
     }
     if sheet.board.half == EIGHT.half {
-        return 2;
+        return 3;
     }
     if sheet.constitutional {
         return 1;
@@ -225,4 +227,14 @@ pub const fn lone_king_holds_against(sheet: &RuleSheet) -> i32 {
         Halt::LastKing => 1,
         Halt::LastKingOfTwoOrMore | Halt::TwoOrMore | Halt::LastTwoKings => 2,
     }
+}
+
+/// Whether three kings against a lone king are decided by the main road (the long diagonal,
+/// a1-h8): on the 8x8 board with flying kings the lone king draws while it has the road to
+/// itself, and loses once an attacking king stands on it (Petrov's triangle), as the 2-4
+/// piece tables of Russian, Brazilian and pool say (tests/egtb.rs checks Russian's). On
+/// 10x10 three kings draw against one even when they hold the long diagonal.
+#[inline]
+pub const fn main_road_decides(sheet: &RuleSheet) -> bool {
+    lone_king_holds_against(sheet) == 3 && sheet.board.half == EIGHT.half
 }
