@@ -76,6 +76,16 @@ fn value<G: TableGame>(t: &Arc<dyn TableProbe<G>>, fen: &str) -> Wdl {
         .unwrap_or_else(|| panic!("{} {fen}: not covered", G::NAME))
 }
 
+/// Every position of `G`'s slice `m` whose side to move has no capture.
+fn quiet_positions<G: TableGame>(m: Material) -> impl Iterator<Item = G::Position> {
+    let board = G::board();
+    let idx = SliceIndex::new(board, m);
+    (0..idx.size)
+        .filter_map(move |i| idx.unrank(board, i))
+        .map(|p| G::position_of(&p))
+        .filter(|pos| !G::has_capture(pos))
+}
+
 /// Random placements of random materials, each with its position: what the backward
 /// generator is checked on.
 fn random_placements<G: TableGame>(seed: u64, count: usize, pieces: u32) -> Vec<Placement> {
@@ -195,17 +205,8 @@ fn egtb_international_kings_endings() {
     assert_eq!(value(&t, "W:WK41:BK5"), Wdl::Win);
     // Over all two-against-one positions without a capture, wins are the exception (the
     // stronger side forcing a shot at once).
-    let board = <Intl as TableGame>::board();
-    let idx = SliceIndex::new(board, Material::new(0, 2, 0, 1));
     let (mut wins, mut quiet) = (0u64, 0u64);
-    for i in 0..idx.size {
-        let Some(p) = idx.unrank(board, i) else {
-            continue;
-        };
-        let pos = Intl::position_of(&p);
-        if Intl::has_capture(&pos) {
-            continue;
-        }
+    for pos in quiet_positions::<Intl>(Material::new(0, 2, 0, 1)) {
         quiet += 1;
         if t.value(&pos) == Some(Wdl::Win) {
             wins += 1;
@@ -288,18 +289,8 @@ fn egtb_english_two_kings_win_and_small_builds_verify() {
     let dir = temp_dir("eight");
     build_and_verify::<Diagonal<English>>(&dir, 3, &[]);
     let t = tables::<Diagonal<English>>(&dir, 3);
-    let board = <Diagonal<English> as TableGame>::board();
-    let m = Material::new(0, 2, 0, 1);
-    let idx = SliceIndex::new(board, m);
     let (mut wins, mut quiet) = (0, 0);
-    for i in 0..idx.size {
-        let Some(p) = idx.unrank(board, i) else {
-            continue;
-        };
-        let pos = Diagonal::<English>::position_of(&p);
-        if Diagonal::<English>::has_capture(&pos) {
-            continue;
-        }
+    for pos in quiet_positions::<Diagonal<English>>(Material::new(0, 2, 0, 1)) {
         quiet += 1;
         // Every 2 v 1 position wins but for the lone king forking or trapping a king.
         if t.value(&pos) == Some(Wdl::Win) {
@@ -352,20 +343,11 @@ fn egtb_russian_three_kings_against_one_and_the_main_road() {
     build_and_verify::<Ru>(&dir, 4, &[Material::new(0, 3, 0, 1)]);
     let t = tables::<Ru>(&dir, 4);
     let road = [29, 25, 22, 18, 15, 11, 8, 4];
-    let board = <Ru as TableGame>::board();
-    let idx = SliceIndex::new(board, Material::new(0, 3, 0, 1));
     // [positions, wins] with the road the lone king's alone, and with an attacker on it.
     let (mut held, mut lost) = ([0u64; 2], [0u64; 2]);
     let (mut worst_held, mut worst_lost) = (String::new(), String::new());
     let (mut held_eval, mut lost_eval) = (i32::MIN, i32::MAX);
-    for i in 0..idx.size {
-        let Some(p) = idx.unrank(board, i) else {
-            continue;
-        };
-        let pos = Ru::position_of(&p);
-        if Ru::has_capture(&pos) {
-            continue;
-        }
+    for pos in quiet_positions::<Ru>(Material::new(0, 3, 0, 1)) {
         let fen = Ru::fen(&pos);
         let (us, them) = fen_squares(&fen);
         let win = u64::from(t.value(&pos) == Some(Wdl::Win));
